@@ -1,0 +1,39 @@
+"""Helpers for the positional-encoding course: the math (pure functions over torch tensors),
+plus plots (``helpers.plots``) and slider widgets (``helpers.widgets``), imported on demand."""
+
+from .attention import ENCODINGS, TinyAttention, scaled_dot_product_attention
+from .encodings import (
+    SINUSOIDAL_LAYOUTS,
+    angles,
+    counting,
+    frequencies,
+    normalised,
+    shift_matrix,
+    single_sine,
+    sinusoidal,
+)
+from .learned import LearnedPositionalEmbedding
+from .relative import alibi_bias, alibi_slopes, t5_bucket
+from .rotary import ROPE_LAYOUTS, rope, rope_permutation, rotation_matrix
+
+__all__ = [
+    "ENCODINGS",
+    "ROPE_LAYOUTS",
+    "SINUSOIDAL_LAYOUTS",
+    "LearnedPositionalEmbedding",
+    "TinyAttention",
+    "alibi_bias",
+    "alibi_slopes",
+    "angles",
+    "counting",
+    "frequencies",
+    "normalised",
+    "rope",
+    "rope_permutation",
+    "rotation_matrix",
+    "scaled_dot_product_attention",
+    "shift_matrix",
+    "single_sine",
+    "sinusoidal",
+    "t5_bucket",
+]

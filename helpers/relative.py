@@ -1,0 +1,73 @@
+"""Relative-position schemes that bias the attention scores instead of the inputs."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ._checks import check_int
+
+
+def alibi_slopes(n_heads: int) -> torch.Tensor:
+    """ALiBi head slopes (Press et al. 2021): a (n_heads,) float32 tensor.
+
+    For n a power of two the slopes are the geometric sequence 2^(−8h/n), h = 1 … n.
+    Otherwise take those of the largest power of two n0 < n, then the first n − n0 of the
+    odd-indexed slopes of 2·n0 heads (1st, 3rd, 5th, …), which interleave with the first set.
+    """
+    n_heads = check_int("n_heads", n_heads, 1)
+    n0 = 2 ** int(math.floor(math.log2(n_heads)))
+
+    def geometric(n: int) -> list[float]:
+        return [2.0 ** (-8.0 * h / n) for h in range(1, n + 1)]
+
+    slopes = geometric(n0) + geometric(2 * n0)[0::2][: n_heads - n0]
+    return torch.tensor(slopes, dtype=torch.float32)
+
+
+def alibi_bias(n_heads: int, length: int) -> torch.Tensor:
+    """The ALiBi score bias: (n_heads, length, length) with bias[h, i, j] = −slope_h·|i − j|.
+
+    Under a causal mask only j ≤ i is used, where this is Press et al.'s −slope_h·(i − j).
+    """
+    n_heads = check_int("n_heads", n_heads, 1)
+    length = check_int("length", length, 1)
+    pos = torch.arange(length)
+    distance = (pos[:, None] - pos[None, :]).abs().float()
+    return -alibi_slopes(n_heads)[:, None, None] * distance
+
+
+def t5_bucket(
+    relative_position: torch.Tensor,
+    bidirectional: bool = True,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+) -> torch.Tensor:
+    """T5's bucket index for relative_position = key position − query position (integer tensor).
+
+    Small distances get a bucket each; larger ones share buckets whose width grows
+    logarithmically up to ``max_distance``, beyond which everything lands in the last bucket.
+    With ``bidirectional`` half of the buckets are for keys after the query.
+    """
+    if not isinstance(relative_position, torch.Tensor):
+        relative_position = torch.as_tensor(relative_position)
+    if relative_position.is_floating_point() or relative_position.dtype == torch.bool:
+        raise TypeError(f"relative_position must be an integer tensor, got dtype {relative_position.dtype}")
+    num_buckets = check_int("num_buckets", num_buckets, 4 if bidirectional else 2)
+    max_distance = check_int("max_distance", max_distance, 1)
+
+    rel = relative_position.long()
+    bucket = torch.zeros_like(rel)
+    if bidirectional:
+        num_buckets //= 2
+        bucket = bucket + (rel > 0).long() * num_buckets
+        distance = rel.abs()
+    else:
+        distance = (-rel).clamp(min=0)  # keys after the query all share bucket 0
+    exact = num_buckets // 2
+    if max_distance <= exact:
+        raise ValueError(f"max_distance must be greater than num_buckets // {4 if bidirectional else 2} = {exact}, got {max_distance}")
+    scaled = torch.log(distance.clamp(min=1).float() / exact) / math.log(max_distance / exact)
+    far = (exact + (scaled * (num_buckets - exact)).long()).clamp(max=num_buckets - 1)
+    return bucket + torch.where(distance < exact, distance, far)
