@@ -1,6 +1,15 @@
 """Helpers for the positional-encoding course: the math (pure functions over torch tensors),
 plus plots (``helpers.plots``) and slider widgets (``helpers.widgets``), imported on demand."""
 
+from .analysis import (
+    OffsetProfile,
+    dot_by_offset,
+    fit_linear_map,
+    linear_probe_accuracy,
+    min_pairwise_distance,
+    shift_distance,
+    sign_changes,
+)
 from .attention import ENCODINGS, TinyAttention, scaled_dot_product_attention
 from .encodings import (
     SINUSOIDAL_LAYOUTS,
@@ -21,18 +30,25 @@ __all__ = [
     "ROPE_LAYOUTS",
     "SINUSOIDAL_LAYOUTS",
     "LearnedPositionalEmbedding",
+    "OffsetProfile",
     "TinyAttention",
     "alibi_bias",
     "alibi_slopes",
     "angles",
     "counting",
+    "dot_by_offset",
+    "fit_linear_map",
     "frequencies",
+    "linear_probe_accuracy",
+    "min_pairwise_distance",
     "normalised",
     "rope",
     "rope_permutation",
     "rotation_matrix",
     "scaled_dot_product_attention",
+    "shift_distance",
     "shift_matrix",
+    "sign_changes",
     "single_sine",
     "sinusoidal",
     "t5_bucket",
