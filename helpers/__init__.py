@@ -10,7 +10,7 @@ from .analysis import (
     shift_distance,
     sign_changes,
 )
-from .attention import ENCODINGS, TinyAttention, scaled_dot_product_attention
+from .attention import ENCODINGS, TinyAttention, attend, reorder_and_attend, scaled_dot_product_attention
 from .encodings import (
     SINUSOIDAL_LAYOUTS,
     angles,
@@ -35,6 +35,7 @@ __all__ = [
     "alibi_bias",
     "alibi_slopes",
     "angles",
+    "attend",
     "counting",
     "dot_by_offset",
     "fit_linear_map",
@@ -42,6 +43,7 @@ __all__ = [
     "linear_probe_accuracy",
     "min_pairwise_distance",
     "normalised",
+    "reorder_and_attend",
     "rope",
     "rope_permutation",
     "rotation_matrix",

@@ -153,7 +153,7 @@ def linear_probe_accuracy(x: torch.Tensor, labels, train: torch.Tensor) -> float
     if labels.is_floating_point() or labels.is_complex() or labels.dtype == torch.bool:
         raise TypeError(f"labels must be integers ≥ 0, got dtype {labels.dtype}")
     if labels.shape != (x.shape[0],) or (labels.numel() and int(labels.min()) < 0):
-        raise ValueError(f"labels must be {x.shape[0]} integers ≥ 0 (one per row of x), got shape {tuple(labels.shape)}")
+        raise ValueError(f"labels must be {x.shape[0]} integers ≥ 0, one per row of x; got shape {tuple(labels.shape)}")
     if not isinstance(train, torch.Tensor) or train.dtype != torch.bool or train.shape != (x.shape[0],):
         raise ValueError(f"train must be a bool tensor of shape ({x.shape[0]},) marking the rows to fit on")
     if train.all() or not train.any():

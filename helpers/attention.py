@@ -48,7 +48,9 @@ class TinyAttention(nn.Module):
     ``forward`` returns (output (batch, length, d_model), weights (batch, heads, length, length)).
     """
 
-    def __init__(self, d_model: int, n_heads: int = 1, encoding: str = "none", max_len: int = 512, causal: bool = False):
+    def __init__(
+        self, d_model: int, n_heads: int = 1, encoding: str = "none", max_len: int = 512, causal: bool = False
+    ):
         super().__init__()
         self.d_model = check_int("d_model", d_model, 1)
         self.n_heads = check_int("n_heads", n_heads, 1)
@@ -73,3 +75,32 @@ class TinyAttention(nn.Module):
         bias = alibi_bias(self.n_heads, length).to(x) if self.encoding == "alibi" else None
         y, weights = scaled_dot_product_attention(q, k, v, bias=bias, causal=self.causal)
         return self.out(y.transpose(1, 2).reshape(batch, length, self.d_model)), weights
+
+
+def attend(mha: nn.MultiheadAttention, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Self-attention of a batch-first ``nn.MultiheadAttention`` over x (batch, length, d).
+
+    Returns (output (batch, length, d), weights averaged over heads (batch, length, length)).
+    """
+    if not mha.batch_first:
+        raise ValueError("mha must be built with batch_first=True")
+    return mha(x, x, x, need_weights=True, average_attn_weights=True)
+
+
+def reorder_and_attend(
+    mha: nn.MultiheadAttention, x: torch.Tensor, order, position: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Put the tokens x (length, d) in the given order, add an optional position signal
+    (length, d) — one row per *slot*, so it does not move with the tokens — and attend.
+
+    Returns (output (length, d), weights (length, length), mean-pooled output (d,)).
+    """
+    order = torch.as_tensor(order)
+    if sorted(order.tolist()) != list(range(x.shape[0])):
+        raise ValueError(f"order must be a permutation of 0 … {x.shape[0] - 1}, got {order.tolist()}")
+    seq = x[order]
+    if position is not None:
+        seq = seq + position
+    with torch.no_grad():
+        out, weights = attend(mha, seq[None])
+    return out[0], weights[0], out[0].mean(0)

@@ -67,7 +67,8 @@ def t5_bucket(
         distance = (-rel).clamp(min=0)  # keys after the query all share bucket 0
     exact = num_buckets // 2
     if max_distance <= exact:
-        raise ValueError(f"max_distance must be greater than num_buckets // {4 if bidirectional else 2} = {exact}, got {max_distance}")
+        share = 4 if bidirectional else 2
+        raise ValueError(f"max_distance must be greater than num_buckets // {share} = {exact}, got {max_distance}")
     scaled = torch.log(distance.clamp(min=1).float() / exact) / math.log(max_distance / exact)
     far = (exact + (scaled * (num_buckets - exact)).long()).clamp(max=num_buckets - 1)
     return bucket + torch.where(distance < exact, distance, far)

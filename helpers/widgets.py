@@ -104,3 +104,45 @@ def float_slider(description: str, value: float, min: float, max: float, step: f
     """A FloatSlider with a readable label width."""
     return W.FloatSlider(value=value, min=min, max=max, step=step, description=description,
                          style={"description_width": "initial"}, **kw)
+
+
+def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
+    """Lesson 00: choose an order of the tokens; see attention without and with a position
+    signal, and how far the mean-pooled output moves from the original order's.
+
+    mha: batch-first nn.MultiheadAttention; x: (length, d) token embeddings in the original
+    order; position: (length, d) position signal added per slot.
+    """
+    import itertools
+
+    import numpy as np
+
+    from .attention import reorder_and_attend
+    from .plots import attention_map
+
+    n = len(tokens)
+    orders = list(itertools.permutations(range(n)))
+    options = [(" ".join(tokens[i] for i in o), o) for o in orders]
+    _, _, pooled_plain = reorder_and_attend(mha, x, range(n))
+    _, _, pooled_pos = reorder_and_attend(mha, x, range(n), position)
+
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), gridspec_kw={"width_ratios": [1, 1, 0.8]})
+    blank = np.zeros((n, n))
+    ims = [attention_map(axes[0], blank, tokens, "no position signal"),
+           attention_map(axes[1], blank, tokens, "with a position signal")]
+    bars = axes[2].bar(["no position", "with position"], [0.0, 0.0], color=["tab:gray", "tab:blue"])
+    axes[2].set_ylim(0, 1)
+    axes[2].set_title("|pooled − pooled(original)|")
+    fig.tight_layout()
+
+    def update(order):
+        names = [tokens[i] for i in order]
+        for im, bar, pos, ref in zip(ims, bars, (None, position), (pooled_plain, pooled_pos), strict=True):
+            _, w, pooled = reorder_and_attend(mha, x, order, pos)
+            im.set_data(w.numpy())
+            im.axes.set_xticks(range(n), names, rotation=45)
+            im.axes.set_yticks(range(n), names)
+            bar.set_height(float((pooled - ref).abs().max()))
+
+    control = W.Dropdown(options=options, value=orders[0], description="order")
+    return LiveFigure(fig, update, {"order": control})
