@@ -127,26 +127,49 @@ def counting_snapshot(length: int, d_model: int = 16, mode: str = "added", seed:
 
 
 def counting_gradients(length: int, d_model: int = 16, mode: str = "added", seed: int = 0) -> dict:
-    """Gradients through the attention row of :func:`counting_attention`.
+    """Gradients that reach the embeddings through the attention row of :func:`counting_attention`.
 
-    loss = output·r with r (w,) of N(0, 1/w) entries (seeded with seed + 2). Returns the ``loss``,
-    ``grad_median`` = median over tokens j of ‖∂loss/∂e_j‖, ``grad_max`` = the largest of them,
-    ``grad_value_weight`` = ‖∂loss/∂W_v‖ (Frobenius) and the row's ``entropy`` (nats).
+    loss = output·r with r (w,) of N(0, 1/w) entries (seeded with seed + 2). Returns the
+    ``loss``, ``per_token`` (L,) = ‖∂loss/∂e_j‖ for each token j, its ``median`` and ``max``,
+    ``reached`` = how many tokens get a gradient above 10⁻⁶ of the largest, and the row's
+    ``entropy`` (nats).
     """
     e = random_embeddings(length, d_model, seed).requires_grad_(True)
-    w_q, w_k, w_v = projections(d_model, seed)
-    w_v.requires_grad_(True)
-    _, weights, output = counting_attention(e, w_q, w_k, w_v, mode=mode)
+    _, weights, output = counting_attention(e, *projections(d_model, seed), mode=mode)
     r = torch.randn(output.shape[-1], generator=torch.Generator().manual_seed(seed + 2)) / math.sqrt(output.shape[-1])
     loss = output @ r
     loss.backward()
     per_token = e.grad.norm(dim=-1)
     return {
         "loss": float(loss.detach()),
-        "grad_median": float(per_token.median()),
-        "grad_max": float(per_token.max()),
-        "grad_value_weight": float(w_v.grad.norm()),
+        "per_token": per_token,
+        "median": float(per_token.median()),
+        "max": float(per_token.max()),
+        "reached": int((per_token > 1e-6 * per_token.max()).sum()),
         "entropy": float(attention_entropy(weights.detach())),
+    }
+
+
+def linear_gradients(length: int, d_model: int = 16, mode: str = "added", seed: int = 0) -> dict:
+    """Gradients of one linear layer y_j = x_j·W reading the counted input x = with_index(e, mode).
+
+    loss = mean_j y_j·r with W (w, d_model) of N(0, 1/w) entries and r a unit vector (seeded with
+    seed + 3). By hand: ∂loss/∂W = x̄ rᵀ with x̄ = mean_j x_j, so ‖∂loss/∂W‖ = ‖x̄‖, which grows
+    like (L − 1)/2 with the index in x; and ∂loss/∂e_j = (W r)/L, whatever the index.
+    Returns ``loss``, ``grad_weight`` = ‖∂loss/∂W‖ and ``grad_embedding`` = mean_j ‖∂loss/∂e_j‖.
+    """
+    e = random_embeddings(length, d_model, seed).requires_grad_(True)
+    x = with_index(e, mode)
+    g = torch.Generator().manual_seed(check_int("seed", seed, 0) + 3)
+    w = (torch.randn(x.shape[-1], d_model, generator=g) / math.sqrt(x.shape[-1])).requires_grad_(True)
+    r = torch.randn(d_model, generator=g)
+    r = r / r.norm()
+    loss = (x @ w @ r).mean()
+    loss.backward()
+    return {
+        "loss": float(loss.detach()),
+        "grad_weight": float(w.grad.norm()),
+        "grad_embedding": float(e.grad.norm(dim=-1).mean()),
     }
 
 
