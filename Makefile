@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-NBVAL  := --nbval --sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 
 .PHONY: setup lab test test-unit test-notebooks notebooks notebook lint bench clean
 
@@ -16,8 +16,11 @@ $(STAMP): requirements.txt requirements-test.txt pyproject.toml
 
 setup: $(STAMP)
 
+# Jupyter refuses to run as root unless told to (containers, some cloud machines).
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: setup
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
 test: setup lint test-unit test-notebooks
 
