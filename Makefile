@@ -5,7 +5,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 
-.PHONY: setup lab test test-unit test-notebooks notebooks notebook lint bench clean
+.PHONY: setup lab test test-unit test-notebooks notebooks notebook lint bench clean \
+	setup-colab test-colab test-browser bench-sliders
 
 $(STAMP): requirements.txt requirements-test.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,22 +17,48 @@ $(STAMP): requirements.txt requirements-test.txt pyproject.toml
 
 setup: $(STAMP)
 
+# A second, Colab-like environment: Colab's ipywidgets 7.7 / IPython 7.34 / ipykernel 6, no ipympl.
+COLAB_VENV  := .venv-colab
+COLAB_PY    := $(COLAB_VENV)/bin/python
+COLAB_STAMP := $(COLAB_VENV)/.installed
+
+$(COLAB_STAMP): requirements-colab.txt pyproject.toml
+	test -x $(COLAB_PY) || $(PYTHON) -m venv $(COLAB_VENV)
+	$(COLAB_PY) -m pip install --quiet -r requirements-colab.txt
+	$(COLAB_PY) -m pip install --quiet --no-deps -e .
+	touch $(COLAB_STAMP)
+
+setup-colab: $(COLAB_STAMP)
+
 # Jupyter refuses to run as root unless told to (containers, some cloud machines).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 lab: setup
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
-test: setup lint test-unit test-notebooks
+test: setup lint test-unit test-notebooks test-colab test-browser
 
 lint: setup
 	$(PY) -m ruff check .
 
 test-unit: setup
-	$(PY) -m pytest tests -q -n 2
+	$(PY) -m pytest tests -q -n 2 --ignore=tests/browser
 
 test-notebooks: setup
 	$(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+
+# Every notebook under nbval, and the widget tests, with Colab's library versions.
+test-colab: setup-colab
+	$(COLAB_PY) -m pytest tests/test_live_figure.py -q
+	$(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+
+# JupyterLab driven by headless Chromium: run each lesson, move a slider, see the figure change.
+BROWSER_ARTIFACTS := test-artifacts/browser
+
+test-browser: setup
+	@echo "browser test: screenshots in $(BROWSER_ARTIFACTS)/"
+	BROWSER_ARTIFACTS=$(BROWSER_ARTIFACTS) $(PY) -m pytest tests/browser -v -rs -p no:cacheprovider
+	@echo "browser test: before/after screenshots saved in $(BROWSER_ARTIFACTS)/"
 
 # Re-execute every notebook in place, storing outputs and widget state.
 notebooks: setup
@@ -41,8 +68,11 @@ notebooks: setup
 notebook: setup
 	$(PY) tools/run_notebooks.py $(NB)
 
-bench: setup
+bench: setup bench-sliders
 	$(PY) benchmarks/rope_speed.py
 
+bench-sliders: setup
+	$(PY) benchmarks/slider_latency.py
+
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(COLAB_VENV)

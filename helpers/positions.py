@@ -17,6 +17,7 @@ import math
 import torch
 
 from ._checks import check_choice, check_finite, check_int
+from .analysis import min_pairwise_distance
 
 COUNTING_MODES = ("none", "feature", "added")
 
@@ -90,14 +91,34 @@ def counting_attention(embeddings: torch.Tensor, w_q: torch.Tensor, w_k: torch.T
     "added" it is about (L − 1)·j·√w: it grows with the square of the index.
 
     embeddings (L, d), projections (d, d). Returns (logits (L,), weights (L,), output (w,)).
-    Only one row is formed, so this is O(L·d²) and fast even for L = 100 000.
+    Only the last row is needed, and k_j·q = e_j·(W_k q) + (index term), so nothing of size
+    L × d is formed beyond the embeddings: O(L·d), fast even for L = 100 000.
     """
+    mode = check_choice("mode", mode, COUNTING_MODES)
     if not isinstance(embeddings, torch.Tensor) or embeddings.ndim != 2 or not embeddings.is_floating_point():
         raise ValueError("embeddings must be a floating-point tensor of shape (length, d_model)")
-    q, k, v = (with_index(embeddings @ w, mode) for w in (w_q, w_k, w_v))
-    logits = k @ q[-1] / math.sqrt(k.shape[-1])
+    d = embeddings.shape[-1]
+    for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v)):
+        if not isinstance(w, torch.Tensor) or w.shape != (d, d):
+            raise ValueError(f"{name} must be a ({d}, {d}) tensor to match the embeddings' width, got "
+                             f"{tuple(w.shape) if isinstance(w, torch.Tensor) else type(w).__name__}")
+    last = embeddings.shape[0] - 1
+    p = torch.arange(last + 1, dtype=embeddings.dtype, device=embeddings.device)
+    q = embeddings[-1] @ w_q
+    if mode == "feature":  # q = [e W_q, L − 1], k_j = [e_j W_k, j]
+        logits = (embeddings @ (w_k @ q) + last * p) / math.sqrt(d + 1)
+    elif mode == "added":  # q = e W_q + (L − 1)·1, k_j = e_j W_k + j·1
+        q = q + last
+        logits = (embeddings @ (w_k @ q) + q.sum() * p) / math.sqrt(d)
+    else:
+        logits = embeddings @ (w_k @ q) / math.sqrt(d)
     weights = logits.softmax(dim=-1)
-    return logits, weights, weights @ v
+    output = (weights @ embeddings) @ w_v
+    if mode == "feature":
+        output = torch.cat((output, (weights @ p)[None]))
+    elif mode == "added":
+        output = output + weights @ p
+    return logits, weights, output
 
 
 def counting_snapshot(length: int, d_model: int = 16, mode: str = "added", seed: int = 0) -> dict:
@@ -153,17 +174,21 @@ def counting_gradients(length: int, d_model: int = 16, mode: str = "added", seed
 def linear_gradients(length: int, d_model: int = 16, mode: str = "added", seed: int = 0) -> dict:
     """Gradients of one linear layer y_j = x_j·W reading the counted input x = with_index(e, mode).
 
-    loss = mean_j y_j·r with W (w, d_model) of N(0, 1/w) entries and r a unit vector (seeded with
-    seed + 3). By hand: ∂loss/∂W = x̄ rᵀ with x̄ = mean_j x_j, so ‖∂loss/∂W‖ = ‖x̄‖, which grows
-    like (L − 1)/2 with the index in x; and ∂loss/∂e_j = (W r)/L, whatever the index.
+    loss = mean_j y_j·r with W (w, d_model) of N(0, 1/d_model) entries and r a unit vector
+    (seeded with seed + 3; the content rows of W do not depend on ``mode``). By hand:
+    ∂loss/∂W = x̄ rᵀ with x̄ = mean_j x_j, so ‖∂loss/∂W‖ = ‖x̄‖, which grows like (L − 1)/2 with
+    the index in x; and ∂loss/∂e_j = (W r)/L, whatever the index.
     Returns ``loss``, ``grad_weight`` = ‖∂loss/∂W‖ and ``grad_embedding`` = mean_j ‖∂loss/∂e_j‖.
     """
     e = random_embeddings(length, d_model, seed).requires_grad_(True)
     x = with_index(e, mode)
     g = torch.Generator().manual_seed(check_int("seed", seed, 0) + 3)
-    w = (torch.randn(x.shape[-1], d_model, generator=g) / math.sqrt(x.shape[-1])).requires_grad_(True)
     r = torch.randn(d_model, generator=g)
     r = r / r.norm()
+    w = torch.randn(d_model, d_model, generator=g)
+    if x.shape[-1] > d_model:  # the row that reads the index column
+        w = torch.cat((w, torch.randn(1, d_model, generator=g)))
+    w = (w / math.sqrt(d_model)).requires_grad_(True)
     loss = (x @ w @ r).mean()
     loss.backward()
     return {
@@ -242,7 +267,8 @@ def closest_pair(codes: torch.Tensor) -> tuple[int, int, float]:
     """The two distinct positions whose codes are nearest: (i, j, distance) with i < j.
 
     codes: (L,) scalars, compared by |c_i − c_j| (sorted, O(L log L)), or (L, k) vectors,
-    compared by Euclidean distance (all pairs, O(L²·k)). Needs L ≥ 2.
+    compared by Euclidean distance (all pairs, :func:`helpers.analysis.min_pairwise_distance`).
+    Needs L ≥ 2.
     """
     if not isinstance(codes, torch.Tensor) or codes.ndim not in (1, 2) or not codes.is_floating_point():
         raise ValueError("codes must be a floating-point tensor of shape (L,) or (L, k)")
@@ -255,11 +281,8 @@ def closest_pair(codes: torch.Tensor) -> tuple[int, int, float]:
         k = int(gaps.argmin())
         i, j = sorted((int(order[k]), int(order[k + 1])))
         return i, j, float(gaps[k])
-    dist = torch.cdist(c, c, compute_mode="donot_use_mm_for_euclid_dist")
-    dist.fill_diagonal_(float("inf"))
-    flat = int(dist.argmin())
-    i, j = sorted(divmod(flat, c.shape[0]))
-    return i, j, float(dist[i, j])
+    distance, i, j = min_pairwise_distance(c)
+    return i, j, distance
 
 
 def smallest_gap(omegas, length: int) -> torch.Tensor:
