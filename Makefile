@@ -57,7 +57,7 @@ BROWSER_ARTIFACTS := test-artifacts/browser
 
 test-browser: setup
 	@echo "browser test: screenshots in $(BROWSER_ARTIFACTS)/"
-	BROWSER_ARTIFACTS=$(BROWSER_ARTIFACTS) $(PY) -m pytest tests/browser -v -rs -p no:cacheprovider
+	BROWSER_ARTIFACTS=$(BROWSER_ARTIFACTS) $(PY) -m pytest tests/browser -v -s -rs -p no:cacheprovider
 	@echo "browser test: before/after screenshots saved in $(BROWSER_ARTIFACTS)/"
 
 # Re-execute every notebook in place, storing outputs and widget state.

@@ -9,7 +9,8 @@ end receives (``LiveFigure``'s Output-widget path, the one Colab and nbconvert u
 on a new figure of the same size and ``savefig`` it. Both are timed in the same run,
 interleaved round by round, so machine load affects both alike.
 
-Explorers are discovered: every function ``*_explorer`` in ``helpers.widgets``. Arguments a
+Explorers are discovered: every function ``*_explorer`` in ``helpers.widgets``, or annotated
+to return a ``LiveFigure``. Arguments a
 builder needs come from ``BENCH_ARGS`` (or its defaults); ``d_model=512`` and ``length=128``
 are passed wherever the builder accepts them. The step moves the d_model slider between 512
 and its neighbour notch where the explorer has one, else its first control.
@@ -62,8 +63,16 @@ BENCH_ARGS: dict[str, Callable[[], dict]] = {
 
 
 def discover() -> dict[str, Callable]:
-    return {name: fn for name, fn in sorted(vars(widgets).items())
-            if name.endswith("_explorer") and inspect.isfunction(fn) and fn.__module__ == widgets.__name__}
+    """Explorer builders: functions of helpers.widgets named ``*_explorer`` or annotated to
+    return a LiveFigure."""
+    found = {}
+    for name, fn in sorted(vars(widgets).items()):
+        if name.startswith("_") or not inspect.isfunction(fn) or fn.__module__ != widgets.__name__:
+            continue
+        returns = inspect.signature(fn).return_annotation
+        if name.endswith("_explorer") or returns in ("LiveFigure", widgets.LiveFigure):
+            found[name] = fn
+    return found
 
 
 def build(name: str, fn: Callable):

@@ -7,7 +7,12 @@ changes artists (``im.set_data``, ``line.set_ydata``, titles, limits), and hands
 * with the interactive backend (ipympl, ``%matplotlib widget``) the figure's own canvas is
   shown and redrawn;
 * otherwise (Colab, classic notebook, nbconvert) the updated figure is rendered to PNG and
-  re-displayed in an Output widget of fixed height, replacing the previous image.
+  re-displayed in an Output widget of fixed height, replacing the previous image (no flicker,
+  no stacked copies). The figure keeps its own Agg canvas, whose renderer caches text layouts
+  and glyphs between steps, and the PNG is encoded for speed (``benchmarks/slider_latency.py``).
+
+Slow figures throttle: once steps take longer than ``LiveFigure.SLOW_STEP_S``, sliders report
+only on release (``continuous_update=False``) instead of queueing every intermediate position.
 
 Works with ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4).
 """
@@ -317,6 +322,15 @@ def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
     return LiveFigure(fig, update, {"order": control})
 
 
+def _short_number(x: float) -> str:
+    """A compact label for a positive number: 6.28, 628, 54.5k, 5.95M."""
+    if x < 999.5:
+        return f"{x:.3g}"
+    if x < 999.5e3:
+        return f"{x / 1e3:.3g}k"
+    return f"{x / 1e6:.3g}M"
+
+
 def _wave_pairs(n_pairs: int, count: int = 4) -> list[int]:
     """Up to ``count`` frequency pairs spread from the fastest (0) to the slowest (n_pairs − 1)."""
     picks = [round(f * (n_pairs - 1)) for f in (0.0, 1 / 8, 1 / 3, 1.0)[:count]]
@@ -413,7 +427,7 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
                 line.set_data(positions, pe[:, 2 * i] - gap * j)
                 mark.set_data([2 * i], [-0.5 - 0.012 * length])
                 ticks.append(-gap * j)
-                labels.append(f"dim {2 * i}\nλ={2 * np.pi / omega[i]:.3g}")
+                labels.append(f"dim {2 * i}\nλ={_short_number(2 * np.pi / omega[i])}")
         ax_wave.set_yticks(ticks, labels, fontsize=8)
         ax_wave.set_xlim(-0.5, length - 0.5)
         cursor.set_xdata([position, position])

@@ -3,6 +3,7 @@
 Runs in both environments (ipywidgets 8 here, ipywidgets 7.7.1 in the Colab-like one).
 """
 
+import inspect
 import io
 import textwrap
 
@@ -133,7 +134,9 @@ def test_every_explorer_builder_returns_a_live_figure_that_steps():
     slider (or dropdown) changes the image the front end would receive."""
     built = 0
     for name, fn in sorted(vars(widgets).items()):
-        if not (name.endswith("_explorer") and callable(fn) and getattr(fn, "__module__", "") == widgets.__name__):
+        if name.startswith("_") or not inspect.isfunction(fn) or fn.__module__ != widgets.__name__:
+            continue
+        if not (name.endswith("_explorer") or inspect.signature(fn).return_annotation in ("LiveFigure", LiveFigure)):
             continue
         try:
             live = fn()

@@ -41,8 +41,10 @@ CONTROLS = {
     "00_order_blindness.ipynb": "order",
     "01_counting.ipynb": "length L",
     "02_normalised_positions.ipynb": "length A",
+    "03_single_sine.ipynb": "ω",
     "04_sinusoidal.ipynb": "d_model",
     "05_rotation_matrix.ipynb": "offset k",
+    "06_rope.ipynb": "query position m",
 }
 REACT_WITHIN_S = 2.0
 
@@ -90,6 +92,10 @@ def lab(tmp_path_factory):
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false",
                                                                             "checkForUpdates": False}))
+    # render every cell (no windowing), so prompts and figures exist whether scrolled to or not
+    (settings.parent / "notebook-extension").mkdir()
+    (settings.parent / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"}))
     port, token = free_port(), secrets.token_hex(16)
     env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(tmp / "settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(tmp / "workspaces"), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
@@ -163,18 +169,17 @@ def run_all_cells(page, timeout_s: float = 180) -> None:
     """Clear all outputs, run every cell in the notebook's fresh kernel, wait until done."""
     page.locator(".jp-Notebook").wait_for(timeout=60_000)
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
-    # the kernel must be up before running: its status in the toolbar reads Idle
-    page.locator(".jp-NotebookPanel-toolbar .jp-Toolbar-kernelStatus, .jp-NotebookPanel-toolbar "
-                 "[data-jp-item-name='kernelName']").first.wait_for(timeout=60_000)
     dismiss_dialogs(page)
+    # the kernel must be up before running: the status bar reads "… | Idle"
+    page.locator(".jp-StatusBar-Widget", has_text=re.compile(r"\|\s*Idle")).first.wait_for(timeout=90_000)
     run_menu(page, "Edit", "editmenu:clear-all", "notebook:clear-all-cell-outputs")
-    run_menu(page, "Run", "runmenu:run-all", "notebook:run-all-cells")
     prompts = page.locator(".jp-CodeCell .jp-InputArea-prompt")
+    assert all(t.strip() in {"[ ]:", ""} for t in prompts.all_inner_texts()), "outputs were not cleared"
+    run_menu(page, "Run", "runmenu:run-all", "notebook:run-all-cells")
     deadline = time.monotonic() + timeout_s
     while True:
         texts = prompts.all_inner_texts()
-        done = texts and all(re.fullmatch(r"\[\d+\]:", t.strip()) for t in texts)
-        if done:
+        if texts and all(re.fullmatch(r"\[\d+\]:", t.strip()) for t in texts):
             return
         if time.monotonic() > deadline:
             pytest.fail(f"cells did not finish within {timeout_s:.0f} s; prompts: {texts}")
@@ -234,8 +239,13 @@ def test_lesson_runs_and_its_figure_follows_the_keyboard(lab, browser, notebook)
         box.screenshot(path=str(ARTIFACTS / f"{stem}-before.png"))
 
         focus.focus()
+        is_select = focus.evaluate("e => e.tagName") == "SELECT"
+        next_option = focus.evaluate("e => (e.selectedIndex + 1) % e.options.length") if is_select else None
         start = time.monotonic()
-        page.keyboard.press("ArrowRight" if "noUi-handle" in (focus.get_attribute("class") or "") else "ArrowDown")
+        if is_select:  # a dropdown: choose the next option, as a click in its list would
+            focus.select_option(index=next_option)
+        else:  # a slider: one notch to the right from the keyboard
+            page.keyboard.press("ArrowRight")
         after, waited = before, 0.0
         while time.monotonic() - start < REACT_WITHIN_S:
             after = image_src(img)
