@@ -285,3 +285,62 @@ def test_sine_snapshot():
 def test_bad_input_names_the_parameter(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# ---------------------------------------------------------------------------------------------
+# The lessons' explorers: built once, updated in place
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "moves"),
+    [
+        ("counting_explorer", [{"length": 100_000}, {"length": 4}, {"length": 20}]),
+        ("normalised_explorer", [{"length_a": 40}, {"length_b": 2}, {"length_a": 9, "length_b": 5}]),
+        ("sine_explorer", [{"omega": 0.001}, {"omega": 3.0}, {"length": 2}, {"length": 200}]),
+    ],
+)
+def test_explorers_update_in_place(name, moves):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from helpers import widgets
+
+    def drawn(fig):  # what update() may change but must never add or remove (ticks are matplotlib's own)
+        return [len(group) for ax in fig.axes for group in (ax.lines, ax.collections, ax.texts, ax.patches, ax.images)]
+
+    live = getattr(widgets, name)()
+    artists = drawn(live.fig)
+    seen = {live.png}
+    for values in moves:
+        live.set(**values)
+        assert live.png.startswith(b"\x89PNG")
+        seen.add(live.png)
+        assert drawn(live.fig) == artists
+    assert len(seen) == len(moves) + 1  # every step changed the picture
+
+
+def test_counting_explorer_snaps_to_its_lengths():
+    from helpers import widgets
+
+    assert widgets.counting_explorer(length=128).controls["length"].value == 100
+    assert widgets.counting_explorer(length=7).controls["length"].value == 5
+    assert widgets.counting_explorer(length=10**7).controls["length"].value == 100_000
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda w: w.counting_explorer(length=0), "length"),
+        (lambda w: w.counting_explorer(shown_keys=1), "shown_keys"),
+        (lambda w: w.normalised_explorer(length_a=50), "length_a"),
+        (lambda w: w.normalised_explorer(length_b=1), "length_b"),
+        (lambda w: w.sine_explorer(omega=5.0), "omega"),
+        (lambda w: w.sine_explorer(length=500), "length"),
+    ],
+)
+def test_explorers_reject_bad_input(call, words):
+    from helpers import widgets
+
+    with pytest.raises((ValueError, TypeError), match=words):
+        call(widgets)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from queue import Empty
 
 import nbformat
 from nbclient import NotebookClient
@@ -17,10 +18,40 @@ from nbclient import NotebookClient
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
+def poll_in_slices(channel, slice_s: float = 0.5) -> None:
+    """Make ``channel.get_msg(timeout=T)`` poll in short slices until T has passed.
+
+    With widget traffic on the wire, one long asyncio poll of a zmq socket can miss the reply's
+    wake-up and sleep out its whole timeout (nbclient issue 312); polling again every
+    ``slice_s`` seconds picks the message up at once.
+    """
+    get_msg = channel.get_msg
+
+    async def sliced(timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = slice_s if deadline is None else min(slice_s, deadline - time.monotonic())
+            try:
+                return await get_msg(timeout=max(left, 0.0))
+            except Empty:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+
+    channel.get_msg = sliced
+
+
+class Client(NotebookClient):
+    async def async_start_new_kernel_client(self, **kwargs):
+        kc = await super().async_start_new_kernel_client(**kwargs)
+        poll_in_slices(kc.shell_channel)
+        poll_in_slices(kc.iopub_channel)
+        return kc
+
+
 def run(path: Path) -> float:
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = KERNELSPEC
-    client = NotebookClient(
+    client = Client(
         nb,
         timeout=600,
         kernel_name="python3",
