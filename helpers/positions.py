@@ -151,7 +151,7 @@ def counting_gradients(length: int, d_model: int = 16, mode: str = "added", seed
     """Gradients that reach the embeddings through the attention row of :func:`counting_attention`.
 
     loss = output·r with r (w,) of N(0, 1/w) entries (seeded with seed + 2). Returns the
-    ``loss``, ``per_token`` (L,) = ‖∂loss/∂e_j‖ for each token j, its ``median`` and ``max``,
+    ``loss``, ``per_token`` (L,) float64 = ‖∂loss/∂e_j‖ for each token j, its ``median`` and ``max``,
     ``reached`` = how many tokens get a gradient above 10⁻⁶ of the largest, and the row's
     ``entropy`` (nats).
     """
@@ -160,7 +160,7 @@ def counting_gradients(length: int, d_model: int = 16, mode: str = "added", seed
     r = torch.randn(output.shape[-1], generator=torch.Generator().manual_seed(seed + 2)) / math.sqrt(output.shape[-1])
     loss = output @ r
     loss.backward()
-    per_token = e.grad.norm(dim=-1)
+    per_token = e.grad.double().norm(dim=-1)  # float64: squares of float32 gradients near 1e-27 would underflow to 0
     return {
         "loss": float(loss.detach()),
         "per_token": per_token,
@@ -178,7 +178,10 @@ def linear_gradients(length: int, d_model: int = 16, mode: str = "added", seed: 
     (seeded with seed + 3; the content rows of W do not depend on ``mode``). By hand:
     ∂loss/∂W = x̄ rᵀ with x̄ = mean_j x_j, so ‖∂loss/∂W‖ = ‖x̄‖, which grows like (L − 1)/2 with
     the index in x; and ∂loss/∂e_j = (W r)/L, whatever the index.
-    Returns ``loss``, ``grad_weight`` = ‖∂loss/∂W‖ and ``grad_embedding`` = mean_j ‖∂loss/∂e_j‖.
+    Returns ``loss``, ``grad_weight`` = ‖∂loss/∂W‖ and ``grad_embedding`` = mean_j ‖∂loss/∂e_j‖;
+    split by the rows of W, ``grad_content`` / ``weight_content`` = ‖∂loss/∂W‖ / ‖W‖ over the
+    d_model rows that read the embedding, and ``grad_index`` / ``weight_index`` the same for the
+    row that reads the index column (mode "feature" only; 0.0 otherwise).
     """
     e = random_embeddings(length, d_model, seed).requires_grad_(True)
     x = with_index(e, mode)
@@ -195,6 +198,10 @@ def linear_gradients(length: int, d_model: int = 16, mode: str = "added", seed: 
         "loss": float(loss.detach()),
         "grad_weight": float(w.grad.norm()),
         "grad_embedding": float(e.grad.norm(dim=-1).mean()),
+        "grad_content": float(w.grad[:d_model].norm()),
+        "weight_content": float(w.detach()[:d_model].norm()),
+        "grad_index": float(w.grad[d_model:].norm()),
+        "weight_index": float(w.detach()[d_model:].norm()),
     }
 
 

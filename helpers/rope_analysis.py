@@ -132,7 +132,7 @@ def scores_by_offset(q: torch.Tensor, k: torch.Tensor, offsets, base: float = 10
 
 
 def _partial_sums(distances, d: int, base: float) -> torch.Tensor:
-    """|S_j(δ)| = |Σ_{i<j} e^{i·δ·ω_i}| for j = 1 … d/2: shape (len(distances), d/2), float64."""
+    """|S_j(δ)| = |Σ_{t<j} exp(i·δ·ω_t)| (i: imaginary unit) for j = 1 … d/2; shape (len(distances), d/2), float64."""
     delta = _as_offsets(distances, "distances").double()
     d = check_even("d", d)
     omega = frequencies(d, check_base(base), torch.float64)

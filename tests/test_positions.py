@@ -121,6 +121,15 @@ def test_counting_gradients_only_reach_the_attended_token():
     assert plain["reached"] == 64 and plain["median"] > 0
 
 
+def test_counting_gradients_keep_tiny_gradients():
+    # L = 256, index as a feature: the runner-up key j = 254 trails the last key by a logit gap of
+    # about 255/√17 ≈ 62, so it gets weight ≈ e^−62 ≈ 1e-27 — tiny but positive in float32. Its
+    # gradient (of that order) must not be lost when squared for the norm (1e-54 underflows float32).
+    g = H.counting_gradients(256, mode="feature")
+    assert g["reached"] == 1 and g["median"] == 0.0
+    assert 0 < g["per_token"][-2] < 1e-20 * g["max"]
+
+
 @pytest.mark.parametrize("mode", H.COUNTING_MODES)
 def test_linear_gradients_by_hand(mode):
     # ∂/∂W of mean_j x_j·W·r is x̄ rᵀ with ‖r‖ = 1, so its norm is ‖x̄‖; ∂/∂e_j = W_content·r / L.
@@ -134,6 +143,17 @@ def test_linear_gradients_by_hand(mode):
     assert math.isclose(got["grad_embedding"], (w @ (r / r.norm())).norm().item() / length, rel_tol=1e-5)
     if mode == "feature":  # x̄ ends in the mean index (L − 1)/2
         assert got["grad_weight"] > (length - 1) / 2
+    # split by rows: the content rows get ē rᵀ (ē = mean embedding), the index row (L − 1)/2 · rᵀ
+    e_mean = H.random_embeddings(length, d, seed=5).double().mean(0)
+    content = e_mean.norm().item() if mode != "added" else x.mean(0).norm().item()
+    assert math.isclose(got["grad_content"], content, rel_tol=1e-5)
+    assert math.isclose(got["weight_content"], w.norm().item(), rel_tol=1e-5)
+    if mode == "feature":
+        w_index = torch.randn(1, d, generator=g) / math.sqrt(d)
+        assert math.isclose(got["grad_index"], (length - 1) / 2, rel_tol=1e-6)
+        assert math.isclose(got["weight_index"], w_index.norm().item(), rel_tol=1e-5)
+    else:
+        assert got["grad_index"] == got["weight_index"] == 0.0
 
 
 # ---------------------------------------------------------------------------------------------
