@@ -40,6 +40,7 @@ test: setup lint test-unit test-notebooks test-colab test-browser
 
 lint: setup
 	$(PY) -m ruff check .
+	$(VENV)/bin/actionlint .github/workflows/*.yml
 
 test-unit: setup
 	$(PY) -m pytest tests -q -n 2 --ignore=tests/browser
@@ -54,11 +55,18 @@ test-colab: setup-colab
 
 # JupyterLab driven by headless Chromium: run each lesson, move a slider, see the figure change.
 BROWSER_ARTIFACTS := test-artifacts/browser
+NO_BROWSER := !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
 
 test-browser: setup
 	@echo "browser test: screenshots in $(BROWSER_ARTIFACTS)/"
 	BROWSER_ARTIFACTS=$(BROWSER_ARTIFACTS) $(PY) -m pytest tests/browser -v -s -rs -p no:cacheprovider
-	@echo "browser test: before/after screenshots saved in $(BROWSER_ARTIFACTS)/"
+	@if [ -x "$${CHROMIUM:-/usr/bin/chromium}" ]; then \
+		echo "browser test: before/after screenshots saved in $(BROWSER_ARTIFACTS)/"; \
+	else \
+		echo; echo "$(NO_BROWSER)"; echo "!!! THE BROWSER TEST DID NOT RUN: no chromium at $${CHROMIUM:-/usr/bin/chromium}."; \
+		echo "!!! Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM=/path/to/chromium,"; \
+		echo "!!! then run: make test-browser"; echo "$(NO_BROWSER)"; \
+	fi
 
 # Re-execute every notebook in place, storing outputs and widget state.
 notebooks: setup

@@ -147,3 +147,38 @@ def test_in_colab_with_helpers_present_the_cell_does_nothing(tmp_path):
     python = fresh_env(tmp_path)
     result = run_cell(python, tmp_path, colab=True, repo=(tmp_path / "no-such-repo").as_uri(), extra_path=[ROOT])
     assert result["before"] is True and result["after"] == str(ROOT / "helpers" / "__init__.py")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_title_cell_ends_with_its_colab_badge(path):
+    nb = nbformat.read(path, as_version=4)
+    title = nb.cells[0]
+    assert title.cell_type == "markdown" and title.source.startswith("# ")
+    badge = setup_cell.colab_badge(path.name)
+    assert title.source.endswith(badge), \
+        f"{path.name}: title cell lacks its current Colab badge; run `python tools/setup_cell.py --stamp {path}`"
+    assert title.source.count("[![Open in Colab]") == 1
+
+
+def test_colab_badge_points_at_the_notebook_on_github():
+    url = "https://github.com/someone/some-course"
+    assert setup_cell.colab_url("00_x.ipynb", url) == \
+        "https://colab.research.google.com/github/someone/some-course/blob/main/notebooks/00_x.ipynb"
+    with pytest.raises(ValueError, match="Repository URL"):
+        setup_cell.colab_url("00_x.ipynb", "https://gitlab.com/someone/some-course")
+
+
+def test_stamping_a_title_twice_keeps_one_badge():
+    once = setup_cell.title_with_badge("# 00 · Title\n\nText.", "00_x.ipynb")
+    assert setup_cell.title_with_badge(once, "00_x.ipynb") == once
+    assert once.count("[![Open in Colab]") == 1 and once.startswith("# 00 · Title\n\nText.\n\n")
+
+
+def test_readme_has_a_colab_badge_per_lesson_and_a_binder_badge():
+    readme = (ROOT / "README.md").read_text()
+    assert setup_cell.binder_badge() in readme
+    for path in NOTEBOOKS:
+        row = next((line for line in readme.splitlines() if f"(notebooks/{path.name})" in line), None)
+        assert row is not None, f"README's lesson table has no row for {path.name}"
+        assert setup_cell.colab_badge(path.name) in row, \
+            f"README's row for {path.name} lacks its badge; see `python tools/setup_cell.py --badges notebooks/*.ipynb`"

@@ -32,3 +32,27 @@ def test_environment_yml_has_the_same_pins():
 
 def test_torch_is_the_cpu_release_the_course_is_tested_with():
     assert pins(ROOT / "requirements.txt")["torch"] == "2.13.0"
+
+
+def test_binder_installs_the_course_pins_then_helpers():
+    """repo2docker reads binder/ (it then ignores the root's environment.yml), installs
+    binder/environment.yml before the repository is copied in, and runs binder/postBuild after."""
+    env = (ROOT / "binder" / "environment.yml").read_text()
+    assert pins(ROOT / "binder" / "environment.yml") == pins(ROOT / "requirements.txt")
+    assert "  - python=3.11" in env.splitlines()
+    assert not re.search(r"^\s*-\s+-e\b", env, re.M), "an editable install cannot run before the repository is copied"
+    post = ROOT / "binder" / "postBuild"
+    assert post.stat().st_mode & 0o111, "binder/postBuild must be executable"
+    lines = [line for line in post.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    assert lines[-1] == "python -m pip install --no-deps -e ."
+    assert post.read_text().startswith("#!/bin/bash\n")
+
+
+def test_colab_environment_names_colab_versions():
+    """The Colab-like environment pins the versions Colab's runtime ships (2026 package list)."""
+    colab = pins(ROOT / "requirements-colab.txt")
+    expected = {"ipywidgets": "7.7.1", "ipython": "7.34.0", "ipykernel": "6.17.1", "jupyter-client": "7.4.9",
+                "traitlets": "5.7.1", "matplotlib": "3.10.0", "seaborn": "0.13.2", "numpy": "2.1.3",
+                "transformers": "5.15.0"}
+    assert {k: colab.get(k) for k in expected} == expected
+    assert colab["torch"] == pins(ROOT / "requirements.txt")["torch"]
