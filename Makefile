@@ -48,9 +48,10 @@ test-unit: setup
 test-notebooks: setup
 	$(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
-# Every notebook under nbval, and the widget tests, with Colab's library versions.
+# Every notebook under nbval, and the widget and explorer tests (text cache off there: Matplotlib
+# 3.10), with Colab's library versions.
 test-colab: setup-colab
-	$(COLAB_PY) -m pytest tests/test_live_figure.py -q
+	$(COLAB_PY) -m pytest tests/live tests/explorers -q
 	$(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
 # JupyterLab driven by headless Chromium: run each lesson, move a slider, see the figure change.
@@ -78,6 +79,7 @@ notebook: setup
 
 bench: setup bench-sliders
 	$(PY) benchmarks/rope_speed.py
+	$(PY) benchmarks/train_speed.py
 
 bench-sliders: setup
 	$(PY) benchmarks/slider_latency.py

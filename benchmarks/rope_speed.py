@@ -6,11 +6,13 @@ calls after a warm-up:
                                                 that returns a new tensor
     interleaved / half   helpers.rope(x, layout=…)
     textbook  x*cos + rotate_half(x)*sin with precomputed cos/sin (Hugging Face style)
+    compiled  (with --compile) the textbook function through torch.compile, which fuses its five
+              operations into one pass; compiling takes a minute or more on a small CPU
 Bars: each rope layout takes at most 1.6× clone and is at least 2.5× faster than the textbook.
 Outputs are checked against the textbook formulation before anything is timed.
 Exit status 1 if a check or a bar fails.
 
-    python benchmarks/rope_speed.py [--repeats N] [--threads T]
+    python benchmarks/rope_speed.py [--repeats N] [--threads T] [--compile]
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import helpers as H  # noqa: E402
-from helpers.rope_analysis import rope_cos_sin, rope_textbook  # noqa: E402
-from helpers.timing import round_robin_times  # noqa: E402
+from helpers.measure.common import round_robin_times  # noqa: E402
+from helpers.rotary import rope_cos_sin, rope_textbook  # noqa: E402
 
 SHAPE = (4, 16, 1024, 128)
 MAX_VS_CLONE = 1.6
@@ -55,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=30, help="timed rounds (default 30)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first (default 3)")
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's choice)")
+    parser.add_argument("--compile", action="store_true",
+                        help="also time the textbook form compiled by torch.compile (slow to compile)")
     args = parser.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -74,6 +78,13 @@ def main(argv: list[str] | None = None) -> int:
         "half": lambda: H.rope(x, layout="half"),
         "textbook": lambda: rope_textbook(x, cos, sin),
     }
+    if args.compile:
+        compiled = torch.compile(rope_textbook)
+        err = (compiled(x, cos, sin) - rope_textbook(x, cos, sin)).abs().max().item()  # compiles here
+        if not err < 1e-5:
+            print(f"FAIL  the compiled textbook form differs from the textbook by {err:.3g}")
+            return 1
+        fns["compiled"] = lambda: compiled(x, cos, sin)
     times = round_robin_times(fns, repeats=args.repeats, warmup=args.warmup)
     med = {name: statistics.median(t) for name, t in times.items()}
 

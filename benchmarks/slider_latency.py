@@ -1,4 +1,4 @@
-"""Slider latency: one step of each explorer in ``helpers.widgets`` next to the naive approach.
+"""Slider latency: one step of every registered explorer next to the naive approach.
 
     python benchmarks/slider_latency.py [--rounds N] [--only NAME ...]
 
@@ -9,25 +9,23 @@ end receives (``LiveFigure``'s Output-widget path, the one Colab and nbconvert u
 on a new figure of the same size and ``savefig`` it. Both are timed in the same run,
 interleaved round by round, so machine load affects both alike.
 
-Explorers are discovered: every function ``*_explorer`` in ``helpers.widgets``, or annotated
-to return a ``LiveFigure``. Arguments a
-builder needs come from ``BENCH_ARGS`` (or its defaults); ``d_model=512`` and ``length=128``
-are passed wherever the builder accepts them. The step moves the d_model slider between 512
-and its neighbour notch where the explorer has one, else its first control.
+The explorers, the control each step moves and the arguments each is built with come from the
+registry (``helpers.live.REGISTRY``, filled by ``helpers.explorers``). Where this Matplotlib
+supports the text cache (``helpers.live.text_cache``), the same step is also timed with the
+cache off, so both paths are measured; where it does not (Colab's Matplotlib 3.10), the step
+*is* the fallback.
 
 Bar (every explorer): median step under 60 ms and at least 4x faster than naive. The bar is
-set at lesson 04's ``sinusoidal_explorer``, which must exist. Exit status 1 when missed.
+set at lesson 04's ``sinusoidal_explorer``, which must be registered. Exit status 1 when missed.
 """
 
 from __future__ import annotations
 
 import argparse
-import inspect
 import io
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import matplotlib
@@ -37,80 +35,34 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import seaborn as sns  # noqa: E402
 import torch  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import helpers  # noqa: E402
-from helpers import widgets  # noqa: E402
+import helpers.explorers  # noqa: E402, F401 (importing it registers every explorer)
+from helpers.live import REGISTRY, one_thread, text_cache  # noqa: E402
 
-D_MODEL, LENGTH = 512, 128
+D_MODEL, LENGTH = 512, 128  # the naive step's heatmap: the size lesson 04's explorer is benchmarked at
 MAX_MS, MIN_RATIO = 60.0, 4.0
 REQUIRED = "sinusoidal_explorer"
 
 
-def _order_explorer_args() -> dict:
-    torch.manual_seed(0)
-    tokens = ["dog", "bites", "man"]
-    mha = torch.nn.MultiheadAttention(16, 2, batch_first=True).eval()
-    return {"mha": mha, "x": torch.randn(len(tokens), 16), "tokens": tokens,
-            "position": helpers.sinusoidal(len(tokens), 16)}
-
-
-# Builders whose arguments have no defaults: how to call them for the benchmark.
-BENCH_ARGS: dict[str, Callable[[], dict]] = {
-    "order_explorer": _order_explorer_args,
-}
-
-
-def discover() -> dict[str, Callable]:
-    """Explorer builders: functions of helpers.widgets named ``*_explorer`` or annotated to
-    return a LiveFigure."""
-    found = {}
-    for name, fn in sorted(vars(widgets).items()):
-        if name.startswith("_") or not inspect.isfunction(fn) or fn.__module__ != widgets.__name__:
-            continue
-        returns = inspect.signature(fn).return_annotation
-        if name.endswith("_explorer") or returns in ("LiveFigure", widgets.LiveFigure):
-            found[name] = fn
-    return found
-
-
-def build(name: str, fn: Callable):
-    """The LiveFigure, or the reason it cannot be built without arguments."""
-    params = inspect.signature(fn).parameters
-    kwargs = BENCH_ARGS[name]() if name in BENCH_ARGS else {}
-    for key, value in (("d_model", D_MODEL), ("length", LENGTH)):
-        if key in params:
-            kwargs[key] = value
-    missing = [p for p, spec in params.items() if spec.default is inspect.Parameter.empty
-               and spec.kind not in (spec.VAR_POSITIONAL, spec.VAR_KEYWORD) and p not in kwargs]
-    if missing:
-        return f"needs {', '.join(missing)} (add an entry to BENCH_ARGS)"
-    live = fn(**kwargs)
-    if not isinstance(live, widgets.LiveFigure):
-        return f"returned {type(live).__name__}, not a LiveFigure"
-    return live
-
-
-def step_values(live) -> tuple[str, list]:
-    """The control a step moves, and two values to alternate between (one notch apart)."""
-    name = next((n for n in live.controls if "d_model" in n.lower()), next(iter(live.controls)))
-    control = live.controls[name]
-    if hasattr(control, "options") and len(control.options) > 1:
-        values = [control.value, next(v for v in (_option_value(o) for o in control.options) if v != control.value)]
-    else:
-        step = getattr(control, "step", 1) or 1
-        other = control.value - step if control.value - step >= control.min else control.value + step
-        values = [control.value, other]
-    return name, values
-
-
-def _option_value(option):
-    return option[1] if isinstance(option, tuple) and len(option) == 2 else option
+def notch(control) -> list:
+    """The control's value and one notch away from it (down if it is at its top)."""
+    if hasattr(control, "options"):
+        values = [o[1] if isinstance(o, tuple) and len(o) == 2 else o for o in control.options]
+        i = values.index(control.value)
+        return [control.value, values[i + 1] if i + 1 < len(values) else values[i - 1]]
+    if hasattr(control, "base"):  # a log slider: min, max and step are exponents
+        up = control.value * control.base**control.step
+        return [control.value, up if up <= control.base**control.max else control.value / control.base**control.step]
+    up = control.value + control.step
+    return [control.value, up if up <= control.max else control.value - control.step]
 
 
 def naive_step(d_model: int, figsize, dpi) -> bytes:
-    with widgets.one_thread():  # the same threading as the course's step: compare drawing, not thread contention
+    with one_thread():  # the same threading as the course's step: compare drawing, not thread contention
         pe = helpers.sinusoidal(LENGTH, d_model).numpy()
     fig, ax = plt.subplots(figsize=figsize, dpi=dpi)
     sns.heatmap(pe, ax=ax, cmap="RdBu_r", vmin=-1, vmax=1)
@@ -122,57 +74,70 @@ def naive_step(d_model: int, figsize, dpi) -> bytes:
     return buf.getvalue()
 
 
+def timed_step(live, control: str, value) -> tuple[float, bool]:
+    before = live.png
+    start = time.perf_counter()
+    live.controls[control].value = value
+    elapsed = time.perf_counter() - start
+    return elapsed, live.png != before and live.png.startswith(b"\x89PNG")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=12, help="timed rounds (after 2 warm-up rounds)")
     parser.add_argument("--only", nargs="*", help="benchmark only these explorers")
     args = parser.parse_args(argv)
 
-    found = discover()
-    names = [n for n in found if not args.only or n in args.only]
-    print(f"slider step at d_model={D_MODEL}, length={LENGTH}: median of {args.rounds} rounds, "
-          f"interleaved with the naive step (seaborn heatmap re-plotted from scratch + savefig)")
+    cache = text_cache.supported()
+    names = [n for n in sorted(REGISTRY) if not args.only or n in args.only]
+    print(f"slider step of each registered explorer: median of {args.rounds} rounds, interleaved with the "
+          f"naive step (seaborn heatmap {LENGTH} × {D_MODEL} re-plotted from scratch + savefig)")
     print(f"matplotlib {matplotlib.__version__}, seaborn {sns.__version__}, torch {torch.__version__}, "
-          f"{torch.get_num_threads()} torch threads")
-    lives, problems = {}, []
-    for name in names:
-        result = build(name, found[name])
-        if isinstance(result, str):
-            problems.append(f"{name}: not benchmarked, {result}")
-        else:
-            lives[name] = result
-    if REQUIRED not in found:
-        problems.append(f"{REQUIRED}: missing from helpers.widgets (the bar is set at lesson 04's explorer)")
-
-    plans = {name: step_values(live) for name, live in lives.items()}
+          f"{torch.get_num_threads()} torch threads; text cache "
+          + ("on (also timed off)" if cache else "off: the stock renderer draws text (the fallback)"))
+    lives = {name: REGISTRY[name].build_example() for name in names}
+    twins = {}  # the same explorer rendering without the text cache
+    if cache:
+        for name in names:
+            twin = twins[name] = REGISTRY[name].build_example()
+            twin.CACHE_TEXT = False
+            FigureCanvasAgg(twin.fig)  # a fresh canvas, so a stock renderer
+    plans = {name: (REGISTRY[name].moves, notch(live.controls[REGISTRY[name].moves])) for name, live in lives.items()}
     course = {name: [] for name in lives}
+    uncached = {name: [] for name in twins}
     naive = {name: [] for name in lives}
     changed = dict.fromkeys(lives, True)
     for r in range(args.rounds + 2):
         for name, live in lives.items():
             control, values = plans[name]
-            before = live.png
-            start = time.perf_counter()
-            live.controls[control].value = values[(r + 1) % 2]
-            elapsed = time.perf_counter() - start
-            changed[name] &= live.png != before and live.png.startswith(b"\x89PNG")
+            value = values[(r + 1) % 2]
+            elapsed, moved = timed_step(live, control, value)
+            changed[name] &= moved
+            if name in twins:
+                twin_elapsed, twin_moved = timed_step(twins[name], control, value)
+                changed[name] &= twin_moved
             start = time.perf_counter()
             naive_step(D_MODEL - 2 * (r % 2), live.fig.get_size_inches(), live.fig.dpi)
             naive_elapsed = time.perf_counter() - start
             if r >= 2:
                 course[name].append(elapsed)
                 naive[name].append(naive_elapsed)
+                if name in twins:
+                    uncached[name].append(twin_elapsed)
 
-    failed = list(problems)
+    failed = [] if REQUIRED in REGISTRY else [f"{REQUIRED}: not registered (the bar is set at lesson 04's explorer)"]
     width = max([len(n) for n in lives] + [8])
-    print(f"{'explorer':<{width}}  {'control':<10} {'step ms':>8} {'naive ms':>9} {'ratio':>6}  png KiB  verdict")
+    cwidth = max([len(plan[0]) for plan in plans.values()] + [7])
+    print(f"{'explorer':<{width}}  {'control':<{cwidth}} {'step ms':>8} {'no cache':>9} {'naive ms':>9} {'ratio':>6}"
+          f"  png KiB  verdict")
     for name, live in lives.items():
         step_ms = statistics.median(course[name]) * 1e3
         naive_ms = statistics.median(naive[name]) * 1e3
+        plain = f"{statistics.median(uncached[name]) * 1e3:9.1f}" if name in twins else f"{'—':>9}"
         ratio = naive_ms / step_ms
         ok = step_ms < MAX_MS and ratio >= MIN_RATIO and changed[name]
         verdict = "ok" if ok else "MISSED" + ("" if changed[name] else " (figure did not change)")
-        print(f"{name:<{width}}  {plans[name][0]:<10} {step_ms:8.1f} {naive_ms:9.1f} {ratio:5.1f}x"
+        print(f"{name:<{width}}  {plans[name][0]:<{cwidth}} {step_ms:8.1f} {plain} {naive_ms:9.1f} {ratio:5.1f}x"
               f"  {len(live.png) / 1024:7.0f}  {verdict}")
         if not ok:
             failed.append(f"{name}: step {step_ms:.1f} ms (bar < {MAX_MS:.0f}), {ratio:.1f}x faster than naive "

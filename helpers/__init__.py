@@ -1,16 +1,15 @@
-"""Helpers for the positional-encoding course: the math (pure functions over torch tensors),
-plus plots (``helpers.plots``) and slider widgets (``helpers.widgets``), imported on demand."""
+"""The names the lessons call as ``H.…`` (``import helpers as H``): the math of each position
+scheme (pure functions over torch tensors) and the measurements each lesson makes.
 
-from .analysis import (
-    OffsetProfile,
-    dot_by_offset,
-    fit_linear_map,
-    linear_probe_accuracy,
-    min_pairwise_distance,
-    shift_distance,
-    sign_changes,
-)
-from .attention import ENCODINGS, TinyAttention, attend, reorder_and_attend, scaled_dot_product_attention
+Importing ``helpers`` changes no global state (rcParams, torch threads, seeds) and loads neither
+matplotlib nor ipywidgets. Figures and sliders are imported on demand: ``helpers.plots`` (static
+figures and the course style) and ``helpers.explorers`` (each lesson's slider explorers).
+``__all__`` is every public name imported here, whichever line imports it.
+"""
+
+from types import ModuleType as _ModuleType
+
+from .attention import CausalSelfAttention, attend, scaled_dot_product_attention
 from .encodings import (
     SINUSOIDAL_LAYOUTS,
     angles,
@@ -22,101 +21,162 @@ from .encodings import (
     sinusoidal,
 )
 from .learned import LearnedPositionalEmbedding
-from .positions import (
+from .measure.common import (
+    OffsetProfile,
+    allocated_bytes,
+    dot_by_offset,
+    fit_linear_map,
+    min_pairwise_distance,
+    round_robin_times,
+)
+from .measure.l00_order_blindness import OrderSnapshot, Reordered, order_snapshot, reorder_and_attend
+from .measure.l01_counting import (
+    COUNTING_LENGTHS,
     COUNTING_MODES,
+    CountingGradients,
+    CountingSnapshot,
+    LinearGradients,
     attention_entropy,
-    circle_code,
-    circle_smallest_gap,
-    closest_pair,
-    compare_lengths,
     counting_attention,
     counting_gradients,
     counting_snapshot,
-    growing_codes,
     linear_gradients,
-    nearest_position,
-    neighbour_gap,
     projections,
     random_embeddings,
-    sine_snapshot,
-    smallest_gap,
     with_index,
 )
-from .relative import alibi_bias, alibi_slopes, t5_bucket
-from .rope_analysis import (
+from .measure.l02_normalised_positions import LengthComparison, compare_lengths, growing_codes, nearest_position
+from .measure.l03_single_sine import (
+    ClosestPair,
+    SineSnapshot,
+    circle_code,
+    circle_smallest_gap,
+    closest_pair,
+    neighbour_gap,
+    sine_snapshot,
+    smallest_gap,
+)
+from .measure.l04_sinusoidal import (
+    SinusoidalSnapshot,
+    linear_probe_accuracy,
+    shift_distance,
+    sign_changes,
+    sinusoidal_snapshot,
+)
+from .measure.l05_rotation_matrix import ShiftSnapshot, shift_snapshot
+from .measure.l06_rope import PairView, decay_bound, relative_decay_bound, rope_pair_view, scores_by_offset
+from .measure.l07_learned_and_relative import (
+    AlibiView,
+    BiasMemory,
+    BucketRange,
+    SchemeEntry,
+    StoredFrequencies,
+    StoredTable,
+    T5BucketView,
+    TableRun,
+    alibi_key_bias,
+    alibi_view,
+    bias_memory,
+    cosine_similarity,
+    offset_spread,
+    position_storage,
+    scheme_map,
+    similarity_by_offset,
+    t5_bucket_ranges,
+    t5_bucket_view,
+    train_position_table,
+)
+from .measure.l08_train_short_test_long import (
+    BAND_NAMES,
+    CURVE_FACTOR,
+    PRESS_LENGTHS,
+    PRESS_ROW_NAMES,
+    PRESS_TABLE_2,
+    PRESS_TRAINED_ON,
+    TRAINED_SCHEMES,
+    BandMeans,
+    OrderingComparison,
+    PositionProbe,
+    ShortContextRun,
+    band_means,
+    build_model,
+    compare_orderings,
+    evaluate_models,
+    held_for_every,
+    orderings,
+    perplexity_growth,
+    position_probe,
+    readable_length,
+    table_column,
+    toy_lengths,
+    train_models,
+)
+from .measure.l09_stretching_rope import (
+    MODEL_SHAPES,
+    STRETCHES,
+    Bands,
+    CacheMismatch,
+    FieldLosses,
+    FineTuning,
+    ModelShape,
+    NeighbourBlur,
+    PairPicture,
+    StretchRun,
+    UnseenAngles,
+    apply_stretch,
+    attention_entropy_by_position,
+    dynamic_cache_mismatch,
+    field_losses,
+    fine_tuned,
+    loss_bands,
+    losses_by_method,
+    neighbour_blur,
+    pair_picture,
+    shape_pictures,
+    stretch_claims,
+    stretch_run,
+    stretched_frequencies,
+    unseen_angles,
+)
+from .measure.l10_rope_in_practice import (
+    PrecisionView,
     angle_error,
     angles_in_dtype,
-    decay_bound,
-    relative_decay_bound,
+    precision_view,
+    wrap_angle,
+)
+from .model import TinyLM, TinyLMConfig
+from .relative import alibi_bias, alibi_slopes, shaw_clip, t5_bucket
+from .rope_scaling import (
+    PAIR_KINDS,
+    SCALING_METHODS,
+    classify_pairs,
+    dynamic_ntk_factor,
+    pair_scales,
+    relative_wavelengths,
+    scaled_frequencies,
+)
+from .rotary import (
+    ROPE_LAYOUTS,
+    rope,
     rope_cos_sin,
-    rope_pair_view,
+    rope_permutation,
     rope_textbook,
     rotate,
     rotate_half,
-    scores_by_offset,
-    wrap_angle,
+    rotation_matrix,
 )
-from .rotary import ROPE_LAYOUTS, rope, rope_permutation, rotation_matrix
-from .timing import allocated_bytes, round_robin_times
+from .schemes import SCHEMES, PositionScheme, scheme
+from .training import SHORT_CONTEXT, LetterDigitCopy, ShortContext, Task, loss_by_position, train
 
-__all__ = [
-    "COUNTING_MODES",
-    "attention_entropy",
-    "circle_code",
-    "circle_smallest_gap",
-    "closest_pair",
-    "compare_lengths",
-    "counting_attention",
-    "counting_gradients",
-    "counting_snapshot",
-    "growing_codes",
-    "linear_gradients",
-    "nearest_position",
-    "neighbour_gap",
-    "projections",
-    "random_embeddings",
-    "sine_snapshot",
-    "smallest_gap",
-    "with_index",
-    "ENCODINGS",
-    "ROPE_LAYOUTS",
-    "SINUSOIDAL_LAYOUTS",
-    "LearnedPositionalEmbedding",
-    "OffsetProfile",
-    "TinyAttention",
-    "alibi_bias",
-    "alibi_slopes",
-    "angles",
-    "attend",
-    "counting",
-    "dot_by_offset",
-    "fit_linear_map",
-    "frequencies",
-    "linear_probe_accuracy",
-    "min_pairwise_distance",
-    "normalised",
-    "reorder_and_attend",
-    "rope",
-    "rope_permutation",
-    "rotation_matrix",
-    "scaled_dot_product_attention",
-    "shift_distance",
-    "shift_matrix",
-    "sign_changes",
-    "single_sine",
-    "sinusoidal",
-    "t5_bucket",
-    "allocated_bytes",
-    "angle_error",
-    "angles_in_dtype",
-    "decay_bound",
-    "relative_decay_bound",
-    "rope_cos_sin",
-    "rope_pair_view",
-    "rope_textbook",
-    "rotate",
-    "rotate_half",
-    "round_robin_times",
-    "scores_by_offset",
-    "wrap_angle",
-]
+
+def _public_names() -> list[str]:
+    return sorted(name for name, value in globals().items() if not name.startswith("_")
+                  and not isinstance(value, _ModuleType))
+
+
+def __getattr__(name: str):
+    # computed on access, so names imported on any line of this file are in __all__
+    if name == "__all__":
+        return _public_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

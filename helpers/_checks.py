@@ -1,4 +1,7 @@
-"""Input checks shared by the helpers: each raises an error that names the parameter."""
+"""Input checks shared by the helpers: each raises an error that names the parameter.
+
+Public functions call these once, at their entry; what they call inside trusts its input.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +11,39 @@ import numbers
 import torch
 
 
-def check_int(name: str, value, minimum: int) -> int:
-    """Return ``value`` as an int, or raise if it is not an integer ≥ ``minimum``."""
+def check_integer_tensor(name: str, value, what: str = "an integer tensor", minimum: int | None = None) -> torch.Tensor:
+    """Return ``value`` as an integer tensor (a list or number is converted), or raise.
+
+    Floating-point, complex and bool dtypes are refused with a TypeError; with ``minimum``, so
+    is (with a ValueError) any entry below it. Messages read "{name} must be {what}, got …".
+    """
+    if not isinstance(value, torch.Tensor):
+        try:
+            value = torch.as_tensor(value)
+        except (TypeError, ValueError, RuntimeError) as err:
+            raise TypeError(f"{name} must be {what}, got {value!r}") from err
+    if value.is_floating_point() or value.is_complex() or value.dtype == torch.bool:
+        raise TypeError(f"{name} must be {what}, got dtype {value.dtype}")
+    if minimum is not None and value.numel() and int(value.min()) < minimum:
+        raise ValueError(f"{name} must be {what}, got a minimum of {int(value.min())}")
+    return value
+
+
+def check_positions(positions, name: str = "positions") -> torch.Tensor:
+    """Return ``positions`` as an integer tensor of non-negative values."""
+    return check_integer_tensor(name, positions, "an integer tensor of values ≥ 0", minimum=0)
+
+
+def check_int(name: str, value, minimum: int | None) -> int:
+    """Return ``value`` as an int, or raise if it is not an integer ≥ ``minimum`` (any integer
+    when ``minimum`` is None). A one-element integer tensor counts as an integer."""
+    what = "an integer (negative allowed)" if minimum is None else f"an integer ≥ {minimum}"
+    if isinstance(value, torch.Tensor) and value.numel() == 1:
+        value = int(check_integer_tensor(name, value, what).item())
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        if isinstance(value, torch.Tensor) and value.numel() == 1 and not value.is_floating_point():
-            value = int(value.item())
-        else:
-            raise TypeError(f"{name} must be an integer ≥ {minimum}, got {value!r} ({type(value).__name__})")
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {value}")
+        raise TypeError(f"{name} must be {what}, got {value!r} ({type(value).__name__})")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be {what}, got {value}")
     return int(value)
 
 
@@ -55,15 +82,27 @@ def check_choice(name: str, value, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def check_positions(positions, name: str = "positions") -> torch.Tensor:
-    """Return ``positions`` as an integer tensor of non-negative values."""
-    if not isinstance(positions, torch.Tensor):
-        try:
-            positions = torch.as_tensor(positions)
-        except (TypeError, ValueError, RuntimeError) as err:
-            raise TypeError(f"{name} must be an integer tensor of values ≥ 0, got {positions!r}") from err
-    if positions.is_floating_point() or positions.is_complex() or positions.dtype == torch.bool:
-        raise TypeError(f"{name} must be an integer tensor of values ≥ 0, got dtype {positions.dtype}")
-    if positions.numel() and int(positions.min()) < 0:
-        raise ValueError(f"{name} must be an integer tensor of values ≥ 0, got a minimum of {int(positions.min())}")
-    return positions
+def check_matrix(name: str, x, min_rows: int = 1) -> torch.Tensor:
+    """Return ``x`` as a float64 (rows, columns) tensor of finite real numbers, or raise."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"{name} must be a 2-D torch.Tensor of shape (rows, columns), got {type(x).__name__}")
+    if x.dim() != 2:
+        raise ValueError(f"{name} must be a 2-D tensor of shape (rows, columns), got shape {tuple(x.shape)}")
+    if x.is_complex() or x.dtype == torch.bool:
+        raise TypeError(f"{name} must hold real numbers, got dtype {x.dtype}")
+    if x.shape[0] < min_rows:
+        raise ValueError(f"{name} must have at least {min_rows} rows, got shape {tuple(x.shape)}")
+    x = x.detach().to(torch.float64)
+    if not torch.isfinite(x).all():
+        raise ValueError(f"{name} must hold finite values only (no NaN or inf)")
+    return x
+
+
+def check_pairs(name: str, x) -> torch.Tensor:
+    """Return ``x`` if it is a floating-point tensor of shape (..., d) with d even (feature pairs)."""
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point():
+        raise TypeError(f"{name} must be a floating-point torch.Tensor of shape (..., d), got {type(x).__name__}")
+    if x.dim() < 1:
+        raise ValueError(f"{name} must have shape (..., d), got a scalar")
+    check_even(f"{name}.shape[-1] (d)", x.shape[-1])
+    return x

@@ -1,20 +1,15 @@
-"""A small attention toolkit: scaled dot-product attention that returns its weights, and a
-one-layer attention block that takes any of the course's position encodings."""
+"""A small attention toolkit: scaled dot-product attention that returns its weights, and the
+causal attention block that any position scheme (``helpers.schemes``) plugs into."""
 
 from __future__ import annotations
 
 import math
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
-from ._checks import check_choice, check_int
-from .encodings import sinusoidal
-from .learned import LearnedPositionalEmbedding
-from .relative import alibi_bias
-from .rotary import rope
-
-ENCODINGS = ("none", "sinusoidal", "learned", "rope", "alibi")
+from ._checks import check_int
 
 
 def scaled_dot_product_attention(
@@ -40,41 +35,49 @@ def scaled_dot_product_attention(
     return weights @ v, weights
 
 
-class TinyAttention(nn.Module):
-    """Multi-head self-attention with a chosen position signal.
+class CausalSelfAttention(nn.Module):
+    """Multi-head causal self-attention that any position scheme plugs into.
 
-    encoding: "none", "sinusoidal" or "learned" (added to the input), "rope" (rotates q and k
-    per head), "alibi" (a distance bias on the scores). Input (batch, length, d_model);
-    ``forward`` returns (output (batch, length, d_model), weights (batch, heads, length, length)).
+    x (batch, L, d_model) → q, k, v per head (batch, heads, L, head_dim); the scheme turns q and k
+    (``scheme.rotate``), and ``mask`` — the causal mask with the scheme's score bias merged in,
+    from ``scheme.attention_mask`` — is added to the scores; ``None`` means the plain causal mask:
+        out = softmax(q kᵀ/√head_dim + mask) v, heads concatenated, then an output projection.
+    Runs through ``F.scaled_dot_product_attention``. Two cases compute the same thing explicitly:
+    ``return_weights`` (which also returns the weights (batch, heads, L, L)), and training with a
+    learned bias (a mask that needs a gradient), where SDPA's CPU kernels fall back to a slower
+    path than plain matrix products.
     """
 
-    def __init__(
-        self, d_model: int, n_heads: int = 1, encoding: str = "none", max_len: int = 512, causal: bool = False
-    ):
+    def __init__(self, d_model: int, n_heads: int):
         super().__init__()
         self.d_model = check_int("d_model", d_model, 1)
         self.n_heads = check_int("n_heads", n_heads, 1)
         if d_model % n_heads:
-            raise ValueError(f"d_model must be divisible by n_heads = {n_heads}, got {d_model}")
-        self.encoding = check_choice("encoding", encoding, ENCODINGS)
-        self.max_len = check_int("max_len", max_len, 1)
-        self.causal = causal
+            raise ValueError(f"d_model must be divisible by n_heads = {n_heads}, got d_model = {d_model}")
+        self.head_dim = d_model // n_heads
         self.qkv = nn.Linear(d_model, 3 * d_model, bias=False)
         self.out = nn.Linear(d_model, d_model, bias=False)
-        self.learned = LearnedPositionalEmbedding(max_len, d_model) if encoding == "learned" else None
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self,
+        x: torch.Tensor,
+        scheme,
+        positions: torch.Tensor | None = None,
+        mask: torch.Tensor | None = None,
+        return_weights: bool = False,
+    ):
         batch, length, _ = x.shape
-        if self.encoding == "sinusoidal":
-            x = x + sinusoidal(length, self.d_model).to(x)
-        elif self.encoding == "learned":
-            x = x + self.learned(length)
-        q, k, v = self.qkv(x).view(batch, length, 3, self.n_heads, -1).permute(2, 0, 3, 1, 4)
-        if self.encoding == "rope":
-            q, k = rope(q), rope(k)
-        bias = alibi_bias(self.n_heads, length).to(x) if self.encoding == "alibi" else None
-        y, weights = scaled_dot_product_attention(q, k, v, bias=bias, causal=self.causal)
-        return self.out(y.transpose(1, 2).reshape(batch, length, self.d_model)), weights
+        q, k, v = self.qkv(x).view(batch, length, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        q, k = scheme.rotate(q, k, positions)
+        if return_weights:
+            y, weights = scaled_dot_product_attention(q, k, v, bias=mask, causal=mask is None)
+        elif mask is not None and mask.requires_grad and torch.is_grad_enabled():
+            scores = torch.matmul(q, k.transpose(-2, -1)).mul_(1.0 / math.sqrt(self.head_dim)).add_(mask)
+            y = torch.matmul(scores.softmax(dim=-1), v)
+        else:
+            y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=mask is None)
+        y = self.out(y.transpose(1, 2).reshape(batch, length, self.d_model))
+        return (y, weights) if return_weights else y
 
 
 def attend(mha: nn.MultiheadAttention, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -86,21 +89,3 @@ def attend(mha: nn.MultiheadAttention, x: torch.Tensor) -> tuple[torch.Tensor, t
         raise ValueError("mha must be built with batch_first=True")
     return mha(x, x, x, need_weights=True, average_attn_weights=True)
 
-
-def reorder_and_attend(
-    mha: nn.MultiheadAttention, x: torch.Tensor, order, position: torch.Tensor | None = None
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Put the tokens x (length, d) in the given order, add an optional position signal
-    (length, d) — one row per *slot*, so it does not move with the tokens — and attend.
-
-    Returns (output (length, d), weights (length, length), mean-pooled output (d,)).
-    """
-    order = torch.as_tensor(order)
-    if sorted(order.tolist()) != list(range(x.shape[0])):
-        raise ValueError(f"order must be a permutation of 0 … {x.shape[0] - 1}, got {order.tolist()}")
-    seq = x[order]
-    if position is not None:
-        seq = seq + position
-    with torch.no_grad():
-        out, weights = attend(mha, seq[None])
-    return out[0], weights[0], out[0].mean(0)

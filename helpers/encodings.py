@@ -20,8 +20,10 @@ def frequencies(d_model: int, base: float = 10000.0, dtype: torch.dtype = torch.
 
     Returns a (d_model//2,) tensor; ω_0 = 1 is the fastest, the last is close to 1/base.
     """
-    d_model = check_int("d_model", d_model, 1)
-    base = check_base(base)
+    return _frequencies(check_int("d_model", d_model, 1), check_base(base), dtype)
+
+
+def _frequencies(d_model: int, base: float, dtype: torch.dtype = torch.float64) -> torch.Tensor:
     i = torch.arange(d_model // 2, dtype=torch.float64)
     return (base ** (-2.0 * i / d_model)).to(dtype)
 
@@ -49,7 +51,11 @@ def single_sine(length: int, omega: float = 1.0) -> torch.Tensor:
 
 def angles(positions: torch.Tensor, d_model: int, base: float = 10000.0) -> torch.Tensor:
     """Angles p·ω_i in float64: (..., d_model//2) for positions of shape (...)."""
-    return positions.to(torch.float64)[..., None] * frequencies(d_model, base, torch.float64)
+    return _angles(positions, check_int("d_model", d_model, 1), check_base(base))
+
+
+def _angles(positions: torch.Tensor, d_model: int, base: float) -> torch.Tensor:
+    return positions.to(torch.float64)[..., None] * _frequencies(d_model, base)
 
 
 def sinusoidal(
@@ -62,10 +68,16 @@ def sinusoidal(
     """
     length = check_int("length", length, 1)
     d_model = check_even("d_model", d_model)
+    base = check_base(base)
     layout = check_choice("layout", layout, SINUSOIDAL_LAYOUTS)
-    theta = angles(torch.arange(length), d_model, base)
+    return _sinusoidal(torch.arange(length), d_model, base, layout)
+
+
+def _sinusoidal(positions: torch.Tensor, d_model: int, base: float, layout: str = "interleaved") -> torch.Tensor:
+    """The encoding's rows for the given positions: (*positions.shape, d_model) float32."""
+    theta = _angles(positions, d_model, base)
     if layout == "interleaved":
-        pe = torch.stack((theta.sin(), theta.cos()), dim=-1).reshape(length, d_model)
+        pe = torch.stack((theta.sin(), theta.cos()), dim=-1).flatten(-2)
     else:
         pe = torch.cat((theta.sin(), theta.cos()), dim=-1)
     return pe.float()
@@ -79,13 +91,11 @@ def shift_matrix(k: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
          [−sin kω_i, cos kω_i]]
     which is the angle-addition identity. k may be negative; M_k is orthogonal.
     """
-    if isinstance(k, bool) or not isinstance(k, int):
-        if isinstance(k, torch.Tensor) and k.numel() == 1 and not k.is_floating_point():
-            k = int(k.item())
-        else:
-            raise TypeError(f"k must be an integer (negative allowed), got {k!r}")
-    d_model = check_even("d_model", d_model)
-    theta = angles(torch.tensor(k), d_model, base)
+    return _shift_matrix(check_int("k", k, None), check_even("d_model", d_model), check_base(base))
+
+
+def _shift_matrix(k: int, d_model: int, base: float) -> torch.Tensor:
+    theta = _angles(torch.tensor(k), d_model, base)
     c, s = theta.cos(), theta.sin()
     blocks = torch.stack((torch.stack((c, s), -1), torch.stack((-s, c), -1)), -2)  # (d/2, 2, 2)
     return torch.block_diag(*blocks).float()

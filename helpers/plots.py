@@ -1,12 +1,23 @@
-"""Plotting for the lessons: small functions that draw on a given Axes and return the artists
-a widget later updates in place."""
+"""Plotting for the lessons: the course's figure style, and small functions that draw on a given
+Axes and return the artists a widget later updates in place.
+
+Importing this module changes nothing global. A lesson applies the style once, in its setup
+cell, with :func:`use_course_style`; explorers create their figures at :data:`COURSE_DPI`
+themselves, so every lesson renders at the same size whatever the notebook's settings.
+"""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import torch
 
-plt.rcParams.update({"figure.dpi": 80, "axes.grid": False, "font.size": 10})
+COURSE_DPI = 80
+COURSE_STYLE = {"figure.dpi": COURSE_DPI, "axes.grid": False, "font.size": 10}
+
+
+def use_course_style() -> None:
+    """Apply :data:`COURSE_STYLE` (dpi, grid, font size) to every figure drawn from now on."""
+    plt.rcParams.update(COURSE_STYLE)
 
 
 def as_numpy(x):

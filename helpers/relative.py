@@ -1,4 +1,5 @@
-"""Relative-position schemes that bias the attention scores instead of the inputs."""
+"""Relative-position schemes that bias the attention scores instead of the inputs: ALiBi,
+T5's log buckets and Shaw et al.'s clipped offsets."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 
 import torch
 
-from ._checks import check_int
+from ._checks import check_int, check_integer_tensor
 
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:
@@ -50,10 +51,7 @@ def t5_bucket(
     logarithmically up to ``max_distance``, beyond which everything lands in the last bucket.
     With ``bidirectional`` half of the buckets are for keys after the query.
     """
-    if not isinstance(relative_position, torch.Tensor):
-        relative_position = torch.as_tensor(relative_position)
-    if relative_position.is_floating_point() or relative_position.dtype == torch.bool:
-        raise TypeError(f"relative_position must be an integer tensor, got dtype {relative_position.dtype}")
+    relative_position = check_integer_tensor("relative_position", relative_position)
     num_buckets = check_int("num_buckets", num_buckets, 4 if bidirectional else 2)
     max_distance = check_int("max_distance", max_distance, 1)
 
@@ -72,3 +70,16 @@ def t5_bucket(
     scaled = torch.log(distance.clamp(min=1).float() / exact) / math.log(max_distance / exact)
     far = (exact + (scaled * (num_buckets - exact)).long()).clamp(max=num_buckets - 1)
     return bucket + torch.where(distance < exact, distance, far)
+
+
+def shaw_clip(offsets: torch.Tensor, max_offset: int) -> torch.Tensor:
+    """Shaw et al.'s clipped offsets: clip(x, k) = max(−k, min(k, x)), elementwise.
+
+    offsets: an integer tensor (any shape) of key position − query position; max_offset k ≥ 0.
+    Returns a long tensor of the same shape with values in −k … k: offsets further than k
+    share the representation of ±k (Shaw et al. 2018, section 3.2), so 2k + 1 learned
+    representations cover every distance.
+    """
+    offsets = check_integer_tensor("offsets", offsets)
+    max_offset = check_int("max_offset", max_offset, 0)
+    return offsets.long().clamp(-max_offset, max_offset)

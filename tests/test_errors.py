@@ -1,4 +1,4 @@
-"""Every bad input from the foundation issue gets a clear error naming the parameter."""
+"""Bad input to the public helpers gets a clear error that names the parameter."""
 
 import math
 
@@ -155,7 +155,7 @@ def test_t5_bucket_bad_arguments():
 
 
 def test_attention_block_bad_arguments():
-    with raises(ValueError, "encoding", "'rope'"):
-        H.TinyAttention(8, 2, encoding="xpos")
+    with raises(ValueError, "scheme", "'rope'", "'shaw'"):
+        H.scheme("xpos", n_heads=2, head_dim=4)
     with raises(ValueError, "d_model", "n_heads"):
-        H.TinyAttention(10, 3)
+        H.CausalSelfAttention(10, 3)

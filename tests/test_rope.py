@@ -1,4 +1,8 @@
-"""RoPE: its identities, both layouts, dtypes, the table cache, and devices."""
+"""RoPE (helpers.rotary): its identities, both layouts, dtypes, the table cache, devices, the
+textbook form and rotation by explicit angles."""
+
+import cmath
+import math
 
 import pytest
 import torch
@@ -83,13 +87,23 @@ def test_permutation_by_hand():
     assert H.rope_permutation(6).tolist() == [0, 2, 4, 1, 3, 5]
 
 
-def test_by_hand_quarter_turn():
-    # d = 2, base irrelevant for pair 0 (ω = 1); position π/2 is not an integer, so use the
-    # rotation at position 1 and check (1, 0) ↦ (cos 1, sin 1).
-    x = torch.tensor([[1.0, 0.0], [1.0, 0.0]])
-    out = H.rope(x)
-    assert torch.allclose(out[0], torch.tensor([1.0, 0.0]))
-    assert torch.allclose(out[1], torch.tensor([torch.cos(torch.tensor(1.0)), torch.sin(torch.tensor(1.0))]))
+def test_by_hand_one_radian():
+    # d = 2: pair 0 turns at ω = 1 whatever the base, so position 1 turns (1, 0) to (cos 1, sin 1).
+    out = H.rope(torch.tensor([[1.0, 0.0], [1.0, 0.0]]))
+    assert torch.allclose(out, torch.tensor([[1.0, 0.0], [math.cos(1.0), math.sin(1.0)]]), atol=1e-7)
+
+
+@pytest.mark.parametrize("layout", H.ROPE_LAYOUTS)
+def test_by_hand_quarter_turn(layout):
+    # Frequencies (π/2, π): position 1 turns pair 0 a quarter and pair 1 a half, position 2 a half and a full turn.
+    x = torch.tensor([1.0, 0.0, 0.0, 2.0], dtype=torch.float64)
+    if layout == "half":  # pairs (0, 2) and (1, 3): the same two pairs, stored apart
+        x = x[[0, 2, 1, 3]]
+    out = H.rope(x.expand(3, 4), layout=layout, freqs=torch.tensor([math.pi / 2, math.pi], dtype=torch.float64))
+    expected = [[1.0, 0.0, 0.0, 2.0], [0.0, 1.0, 0.0, -2.0], [-1.0, 0.0, 0.0, 2.0]]
+    if layout == "half":
+        out = out[:, [0, 2, 1, 3]]
+    assert torch.allclose(out, torch.tensor(expected, dtype=torch.float64), atol=1e-12)
 
 
 def test_rotation_matrix_matches_rope():
@@ -160,6 +174,75 @@ def test_non_contiguous_input():
     assert torch.allclose(H.rope(x, layout="half"), H.rope(x.contiguous(), layout="half"))
 
 
+def complex_score(q, k, delta, base, layout):
+    """Re Σ_i q̃_i · conj(k̃_i) · e^{i·δ·ω_i}, pair by pair with Python's cmath."""
+    d = len(q)
+    total = 0j
+    for i in range(d // 2):
+        a, b = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
+        omega = base ** (-2 * i / d)
+        total += complex(q[a], q[b]) * complex(k[a], k[b]).conjugate() * cmath.exp(1j * delta * omega)
+    return total.real
+
+
+# ---------------------------------------------------------------------------------------------
+# The textbook form, and rotation by explicit angles
+
+
+def test_rotate_half_by_hand():
+    assert H.rotate_half(torch.tensor([1.0, 2.0, 3.0, 4.0])).tolist() == [-3.0, -4.0, 1.0, 2.0]
+
+
+def test_cos_sin_by_hand():
+    cos, sin = H.rope_cos_sin(3, 4, base=100.0, dtype=torch.float64)
+    # ω = (1, 0.1); position 2 → angles (2, 0.2) repeated for both halves.
+    assert torch.allclose(cos[2], torch.tensor([math.cos(2), math.cos(0.2)] * 2, dtype=torch.float64))
+    assert torch.allclose(sin[2], torch.tensor([math.sin(2), math.sin(0.2)] * 2, dtype=torch.float64))
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 16), length=st.integers(1, 30), base=st.floats(2.0, 1e5), seed=st.integers(0, 2**31))
+def test_textbook_is_the_half_layout(n, length, base, seed):
+    d = 2 * n
+    x = torch.randn(3, length, d, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+    cos, sin = H.rope_cos_sin(length, d, base, torch.float64)
+    out = H.rope_textbook(x, cos, sin)
+    assert torch.allclose(out, H.rope(x, base=base, layout="half"), atol=1e-10)
+    q = x[1, -1].tolist()
+    k = [0.0] * d
+    k[0] = 1.0
+    # Independent check of one entry: ⟨R_p q, e_0⟩ = Re Σ q̃ conj(k̃) e^{i p ω} with k at position 0.
+    assert out[1, -1, 0].item() == pytest.approx(complex_score(q, k, length - 1, base, "half"), abs=1e-9)
+
+
+def test_rotate_quarter_turn_by_hand():
+    x = torch.tensor([1.0, 0.0, 0.0, 2.0], dtype=torch.float64)
+    theta = torch.tensor([math.pi / 2, math.pi / 2], dtype=torch.float64)
+    assert torch.allclose(H.rotate(x, theta), torch.tensor([0.0, 1.0, -2.0, 0.0], dtype=torch.float64), atol=1e-12)
+    # half layout pairs (0, 2) and (1, 3): (1, 0) ↦ (0, 1), (0, 2) ↦ (−2, 0)
+    assert torch.allclose(H.rotate(x, theta, "half"), torch.tensor([0.0, -2.0, 1.0, 0.0], dtype=torch.float64),
+                          atol=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 16), layout=layouts, seed=st.integers(0, 2**31))
+def test_rotate_by_exact_angles_is_rope(n, layout, seed):
+    d = 2 * n
+    x = torch.randn(7, d, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+    pos = torch.tensor([0, 1, 5, 99, 1000, 40000, 123456])
+    assert torch.allclose(H.rotate(x, H.angles(pos, d), layout), H.rope(x, pos, layout=layout), atol=1e-9)
+
+
+def test_textbook_allocates_four_and_a_half_copies_rope_one():
+    x = torch.randn(2, 3, 16, 8)
+    cos, sin = H.rope_cos_sin(16, 8)
+    nbytes = x.numel() * x.element_size()
+    assert H.allocated_bytes(lambda: H.rope_textbook(x, cos, sin))[0] == 4.5 * nbytes
+    for layout in H.ROPE_LAYOUTS:
+        H.rope(x, layout=layout)  # fill the table cache first
+        assert H.allocated_bytes(lambda layout=layout: H.rope(x, layout=layout))[0] == nbytes
+
+
 cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 
 
@@ -178,7 +261,9 @@ def test_cuda_matches_cpu(layout, dtype):
 
 @cuda
 @pytest.mark.cuda
-def test_cuda_encodings_follow_device():
-    block = H.TinyAttention(16, 2, encoding="rope").cuda()
-    y, w = block(torch.randn(1, 7, 16, device="cuda"))
+def test_cuda_rope_scheme_follows_device():
+    scheme = H.scheme("rope", n_heads=2, head_dim=8).cuda()
+    block = H.CausalSelfAttention(16, 2).cuda()
+    y, w = block(torch.randn(1, 7, 16, device="cuda"), scheme, torch.arange(7, device="cuda") + 3,
+                 return_weights=True)
     assert y.device.type == "cuda" and w.shape == (1, 2, 7, 7)

@@ -22,7 +22,7 @@ def poll_in_slices(channel, slice_s: float = 0.5) -> None:
     """Make ``channel.get_msg(timeout=T)`` poll in short slices until T has passed.
 
     With widget traffic on the wire, one long asyncio poll of a zmq socket can miss the reply's
-    wake-up and sleep out its whole timeout (nbclient issue 312); polling again every
+    wake-up and sleep out its whole timeout (a known nbclient behaviour); polling again every
     ``slice_s`` seconds picks the message up at once.
     """
     get_msg = channel.get_msg

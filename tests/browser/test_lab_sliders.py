@@ -1,5 +1,6 @@
 """A real browser over JupyterLab: each lesson runs top to bottom without an error, and moving
-one of its controls with the keyboard changes the figure within 2 seconds.
+the control that each of its explorers registers (helpers.live.REGISTRY) by one notch with the
+keyboard changes the figure within 2 seconds.
 
 JupyterLab is started on 127.0.0.1 (a free port, a random token) over a *copy* of the
 notebooks (autosave never touches the committed files); Debian's Chromium is driven headless
@@ -36,16 +37,28 @@ STATE_MIME = "application/vnd.jupyter.widget-state+json"
 CONTROL_MODELS = {"IntSliderModel", "FloatSliderModel", "FloatLogSliderModel", "SelectionSliderModel",
                   "DropdownModel"}
 
-# notebook → the control the test moves (its description); every lesson with a slider is here.
-CONTROLS = {
-    "00_order_blindness.ipynb": "order",
-    "01_counting.ipynb": "length L",
-    "02_normalised_positions.ipynb": "length A",
-    "03_single_sine.ipynb": "ω",
-    "04_sinusoidal.ipynb": "d_model",
-    "05_rotation_matrix.ipynb": "offset k",
-    "06_rope.ipynb": "query position m",
-}
+
+
+def registered_controls() -> dict[str, list[str]]:
+    """notebook → the descriptions of the controls the test moves: for every explorer in the
+    registry (helpers.live.REGISTRY), its ``moves`` control, labelled as its builder labels it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    import helpers.explorers  # noqa: F401 (importing it registers every explorer)
+    from helpers.live import REGISTRY
+
+    controls: dict[str, list[str]] = {}
+    for entry in REGISTRY.values():
+        live = entry.build_example()
+        controls.setdefault(f"{entry.lesson}.ipynb", []).append(live.controls[entry.moves].description)
+        plt.close(live.fig)
+    return dict(sorted(controls.items()))
+
+
+CONTROLS = registered_controls()
 REACT_WITHIN_S = 2.0
 
 
@@ -63,16 +76,17 @@ def widget_controls(path: Path) -> dict[str, str]:
             if m.get("model_name") in CONTROL_MODELS}
 
 
-def test_every_lesson_with_controls_is_registered():
+def test_every_lesson_with_controls_has_a_registered_explorer():
     lessons = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     assert "04_sinusoidal.ipynb" in lessons, "lesson 04 (the main explorer) is missing"
     for name in lessons:
         controls = widget_controls(NOTEBOOKS / name)
         if controls:
-            assert name in CONTROLS, f"{name} has controls {sorted(controls)}: add one to CONTROLS"
-    for name, description in CONTROLS.items():
-        assert (NOTEBOOKS / name).is_file(), f"registered notebook {name} does not exist"
-        assert description in widget_controls(NOTEBOOKS / name), f"{name}: no control described {description!r}"
+            assert name in CONTROLS, f"{name} has controls {sorted(controls)} but no registered explorer"
+    for name, descriptions in CONTROLS.items():
+        assert (NOTEBOOKS / name).is_file(), f"an explorer is registered for {name}, which does not exist"
+        for description in descriptions:
+            assert description in widget_controls(NOTEBOOKS / name), f"{name}: no control described {description!r}"
 
 
 def free_port() -> int:
@@ -219,8 +233,40 @@ def control_parts(page, description: str):
     return control, focus, box, img
 
 
+def move_one_notch(page, notebook: str, description: str, shot: str) -> None:
+    """Move the control described ``description`` by one notch from the keyboard (or pick the
+    next option of a dropdown) and check the figure under it changes within REACT_WITHIN_S."""
+    control, focus, box, img = control_parts(page, description)
+    box.scroll_into_view_if_needed()
+    before = image_src(img)
+    assert before, f"{notebook}: the figure under {description!r} has no image"
+    box.screenshot(path=str(ARTIFACTS / f"{shot}-before.png"))
+
+    focus.focus()
+    is_select = focus.evaluate("e => e.tagName") == "SELECT"
+    next_option = focus.evaluate("e => (e.selectedIndex + 1) % e.options.length") if is_select else None
+    start = time.monotonic()
+    if is_select:  # a dropdown: choose the next option, as a click in its list would
+        focus.select_option(index=next_option)
+    else:  # a slider: one notch to the right from the keyboard
+        page.keyboard.press("ArrowRight")
+    after, waited = before, 0.0
+    while time.monotonic() - start < REACT_WITHIN_S:
+        after = image_src(img)
+        if after and after != before:
+            waited = time.monotonic() - start
+            break
+        time.sleep(0.02)
+    page.wait_for_timeout(300)  # let the image settle before the screenshot
+    box.screenshot(path=str(ARTIFACTS / f"{shot}-after.png"))
+    assert after != before and image_bytes(after) != image_bytes(before), (
+        f"{notebook}: figure did not change within {REACT_WITHIN_S} s of pressing a key on {description!r}")
+    print(f"{notebook}: {description!r} moved, figure changed after {waited * 1e3:.0f} ms; "
+          f"screenshots {ARTIFACTS.relative_to(ROOT)}/{shot}-before.png, -after.png")
+
+
 @pytest.mark.parametrize("notebook", sorted(CONTROLS))
-def test_lesson_runs_and_its_figure_follows_the_keyboard(lab, browser, notebook):
+def test_lesson_runs_and_its_figures_follow_the_keyboard(lab, browser, notebook):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     stem = Path(notebook).stem
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -230,37 +276,11 @@ def test_lesson_runs_and_its_figure_follows_the_keyboard(lab, browser, notebook)
         run_all_cells(page)
         problems = errors_shown(page)
         assert not problems, f"{notebook}: cells show errors:\n" + "\n---\n".join(problems)
-
-        description = CONTROLS[notebook]
-        control, focus, box, img = control_parts(page, description)
-        box.scroll_into_view_if_needed()
-        before = image_src(img)
-        assert before, f"{notebook}: the figure has no image"
-        box.screenshot(path=str(ARTIFACTS / f"{stem}-before.png"))
-
-        focus.focus()
-        is_select = focus.evaluate("e => e.tagName") == "SELECT"
-        next_option = focus.evaluate("e => (e.selectedIndex + 1) % e.options.length") if is_select else None
-        start = time.monotonic()
-        if is_select:  # a dropdown: choose the next option, as a click in its list would
-            focus.select_option(index=next_option)
-        else:  # a slider: one notch to the right from the keyboard
-            page.keyboard.press("ArrowRight")
-        after, waited = before, 0.0
-        while time.monotonic() - start < REACT_WITHIN_S:
-            after = image_src(img)
-            if after and after != before:
-                waited = time.monotonic() - start
-                break
-            time.sleep(0.02)
-        page.wait_for_timeout(300)  # let the image settle before the screenshot
-        box.screenshot(path=str(ARTIFACTS / f"{stem}-after.png"))
-        assert after != before and image_bytes(after) != image_bytes(before), (
-            f"{notebook}: figure did not change within {REACT_WITHIN_S} s of pressing a key on {description!r}")
-        print(f"{notebook}: {description!r} moved, figure changed after {waited * 1e3:.0f} ms; "
-              f"screenshots {ARTIFACTS.relative_to(ROOT)}/{stem}-before.png, -after.png")
+        descriptions = CONTROLS[notebook]
+        for i, description in enumerate(descriptions):
+            move_one_notch(page, notebook, description, stem if len(descriptions) == 1 else f"{stem}-{i + 1}")
         problems = errors_shown(page)
-        assert not problems, f"{notebook}: errors after moving {description!r}:\n" + "\n---\n".join(problems)
+        assert not problems, f"{notebook}: errors after moving {descriptions}:\n" + "\n---\n".join(problems)
     finally:
         page.close()
         shut_down_kernels(lab)

@@ -3,7 +3,6 @@
 Runs in both environments (ipywidgets 8 here, ipywidgets 7.7.1 in the Colab-like one).
 """
 
-import inspect
 import io
 import textwrap
 
@@ -15,10 +14,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+import torch  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from helpers import widgets  # noqa: E402
-from helpers.widgets import LiveFigure, encode_png, int_slider, render_png  # noqa: E402
+from helpers.live import IntRange, LiveFigure  # noqa: E402
+
+FREQ, PHASE = IntRange("freq", 1, 8), IntRange("phase", 0, 5)
 
 
 def pixels(png: bytes) -> np.ndarray:
@@ -36,7 +37,7 @@ def make_live(**kw):
         im.set_data(np.sin(x))
         ax.set_title(f"freq {freq}, phase {phase}")
 
-    live = LiveFigure(fig, update, {"freq": int_slider("freq", 1, 1, 8), "phase": int_slider("phase", 0, 0, 5)}, **kw)
+    live = LiveFigure(fig, update, {"freq": FREQ.slider(1), "phase": PHASE.slider(0)}, **kw)
     return live, im, calls
 
 
@@ -63,6 +64,34 @@ def test_set_moves_several_controls_with_one_update():
     assert live.values() == {"freq": 3, "phase": 2}
 
 
+def test_update_must_take_exactly_the_controls():
+    fig, _ = plt.subplots()
+    with pytest.raises(TypeError, match=r"update takes \['freq'\] but the controls are \['freq', 'phase'\]"):
+        LiveFigure(fig, lambda freq: None, {"freq": FREQ.slider(1), "phase": PHASE.slider(0)})
+    with pytest.raises(TypeError, match="update takes"):
+        LiveFigure(fig, lambda frequency: None, {"freq": FREQ.slider(1)})
+    plt.close(fig)
+
+
+def test_limits_clamp_a_following_control_once_before_the_update():
+    """A position slider that ends at length − 1: shrinking the length clamps the position, and
+    update sees the clamped value in the same single call, whatever order observers run in."""
+    fig, _ = plt.subplots(figsize=(2, 1))
+    calls = []
+    length, position = IntRange("length", 2, 20), IntRange("position", 0, 19)
+    live = LiveFigure(fig, lambda length, position: calls.append((length, position)),
+                      {"length": length.slider(10), "position": position.slider(9)},
+                      limits=lambda values: {"position": values["length"] - 1})
+    assert live.controls["position"].max == 9 and calls == [(10, 9)]
+    live.controls["length"].value = 4
+    assert calls[1:] == [(4, 3)]
+    assert live.controls["position"].max == 3 and live.controls["position"].value == 3
+    live.controls["length"].value = 12
+    assert calls[2:] == [(12, 3)] and live.controls["position"].max == 11
+    live.set(length=6, position=5)
+    assert calls[3:] == [(6, 5)]
+
+
 def test_output_path_shows_a_fixed_height_output_widget():
     live, _, _ = make_live()
     assert not live.interactive
@@ -71,35 +100,6 @@ def test_output_path_shows_a_fixed_height_output_widget():
     assert live.view.layout.overflow == "hidden"
     assert live.widget.children[1] is live.view
     assert [c.description for c in live.widget.children[0].children] == ["freq", "phase"]
-
-
-def test_png_encoder_round_trips_and_rejects_bad_input():
-    rng = np.random.default_rng(0)
-    rgb = rng.integers(0, 256, size=(7, 11, 3), dtype=np.uint8)
-    assert np.array_equal(pixels(encode_png(rgb)), rgb)
-    with pytest.raises(ValueError, match=r"\(height, width, 3\) uint8"):
-        encode_png(rgb.astype(np.float32))
-    with pytest.raises(ValueError, match=r"\(height, width, 3\) uint8"):
-        encode_png(rgb[..., :2])
-
-
-def test_render_png_matches_savefig_pixels_with_and_without_text_cache():
-    live, _, _ = make_live()
-    live.set(freq=4, phase=1)
-    buf = io.BytesIO()
-    live.fig.savefig(buf, format="png", dpi=live.fig.dpi)
-    reference = pixels(buf.getvalue())
-    assert np.array_equal(pixels(render_png(live.fig)), reference)
-    for _ in range(2):  # the second draw reuses cached layouts and glyphs
-        assert np.array_equal(pixels(render_png(live.fig, cache_text=True)), reference)
-
-
-def test_transparent_figure_is_composited_onto_white():
-    fig, ax = plt.subplots(figsize=(2, 1))
-    fig.patch.set_alpha(0.0)
-    ax.set_axis_off()
-    assert (pixels(render_png(fig)) == 255).all()
-    plt.close(fig)
 
 
 def test_continuous_updates_fixed_on_or_off():
@@ -129,41 +129,21 @@ def test_step_png_renders_the_current_state():
     assert calls[-1] == (1, 4)
 
 
-def test_every_explorer_builder_returns_a_live_figure_that_steps():
-    """Each ``*_explorer`` with defaults for all its arguments builds, and moving its first
-    slider (or dropdown) changes the image the front end would receive."""
-    built = 0
-    for name, fn in sorted(vars(widgets).items()):
-        if name.startswith("_") or not inspect.isfunction(fn) or fn.__module__ != widgets.__name__:
-            continue
-        if not (name.endswith("_explorer") or inspect.signature(fn).return_annotation in ("LiveFigure", LiveFigure)):
-            continue
-        try:
-            live = fn()
-        except TypeError:  # needs arguments a lesson provides; covered by the notebooks
-            continue
-        assert isinstance(live, LiveFigure), name
-        control = next(iter(live.controls.values()))
-        before = live.png
-        if hasattr(control, "options"):
-            options = [o[1] if isinstance(o, tuple) else o for o in control.options]
-            control.value = next(o for o in options if o != control.value)
-        else:
-            control.value = control.value + control.step if control.value + control.step <= control.max \
-                else control.value - control.step
-        assert live.png != before, name
-        plt.close(live.fig)
-        built += 1
-    assert built >= 1
+def test_a_step_runs_torch_on_one_thread_and_restores_the_setting():
+    threads = torch.get_num_threads()
+    seen = []
+    fig, _ = plt.subplots(figsize=(2, 1))
+    LiveFigure(fig, lambda k: seen.append(torch.get_num_threads()), {"k": FREQ.slider(1)})
+    assert seen == [1] and torch.get_num_threads() == threads
 
 
 KERNEL_SCRIPT = textwrap.dedent(
     """
     import matplotlib.pyplot as plt, numpy as np
-    from helpers.widgets import LiveFigure, int_slider
+    from helpers.live import IntRange, LiveFigure
     fig, ax = plt.subplots(figsize=(3, 2))
     im = ax.imshow(np.zeros((4, 4)), vmin=0, vmax=10)
-    live = LiveFigure(fig, lambda k: im.set_data(np.full((4, 4), k)), {"k": int_slider("k", 0, 0, 10)})
+    live = LiveFigure(fig, lambda k: im.set_data(np.full((4, 4), k)), {"k": IntRange("k", 0, 10).slider(0)})
     live
     """
 )

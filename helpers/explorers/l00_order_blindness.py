@@ -1,0 +1,59 @@
+"""Lesson 00: choose an order of the tokens; see attention without and with a position signal."""
+
+from __future__ import annotations
+
+import itertools
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+from ..encodings import sinusoidal
+from ..live import Choice, LiveFigure, register
+from ..measure.l00_order_blindness import order_snapshot
+from ..plots import COURSE_DPI, attention_map
+
+
+def _example() -> dict:
+    torch.manual_seed(0)
+    tokens = ["dog", "bites", "man"]
+    mha = torch.nn.MultiheadAttention(16, 2, batch_first=True).eval()
+    x = torch.randn(len(tokens), 16)
+    return {"mha": mha, "x": x, "tokens": tokens, "position": sinusoidal(len(tokens), 16)}
+
+
+@register(moves="order", example=_example)
+def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
+    """Attention maps of the tokens in the chosen order, without and with a position signal, and
+    how far the mean-pooled output moves from the original order's (numbers from
+    :func:`helpers.measure.l00_order_blindness.order_snapshot`).
+
+    mha: batch-first nn.MultiheadAttention; x: (length, d) token embeddings in the original
+    order; tokens: their words; position: (length, d) position signal added per slot.
+    """
+    n = len(tokens)
+    orders = list(itertools.permutations(range(n)))
+    order = Choice("order", [(" ".join(tokens[i] for i in o), o) for o in orders])
+    snapshots = {o: order_snapshot(mha, x, o, position) for o in orders}  # also checks the inputs
+    largest = max(max(s.moved_plain, s.moved_with_position) for s in snapshots.values())
+
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), gridspec_kw={"width_ratios": [1, 1, 0.8]}, dpi=COURSE_DPI)
+    blank = np.zeros((n, n))
+    ims = [attention_map(axes[0], blank, tokens, "no position signal"),
+           attention_map(axes[1], blank, tokens, "with a position signal")]
+    bars = axes[2].bar(["no position", "with position"], [0.0, 0.0], color=["tab:gray", "tab:blue"])
+    axes[2].set_ylim(0, 1.15 * largest + 1e-6)
+    axes[2].set_title("|pooled − pooled(original)|")
+    fig.tight_layout()
+
+    def update(order):
+        s = snapshots[order]
+        names = [tokens[i] for i in order]
+        for im, weights, bar, moved in zip(ims, (s.weights_plain, s.weights_with_position), bars,
+                                           (s.moved_plain, s.moved_with_position), strict=True):
+            im.set_data(weights.numpy())
+            im.axes.set_xticks(range(n), names, rotation=45)
+            im.axes.set_yticks(range(n), names)
+            bar.set_height(moved)
+
+    return LiveFigure(fig, update, {"order": order.slider(orders[0])})

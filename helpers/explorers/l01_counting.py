@@ -1,0 +1,94 @@
+"""Lesson 01: the raw index as a position signal, with a slider over the sequence length."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import NullLocator
+
+from .._checks import check_int
+from ..live import Choice, LiveFigure, register
+from ..measure.l01_counting import COUNTING_LENGTHS, counting_snapshot
+from ..plots import COURSE_DPI
+
+LENGTH = Choice("length L", COUNTING_LENGTHS, as_slider=True, width="420px")
+
+
+@register(moves="length", example={"length": 128})
+def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
+    """The raw index as a position signal, over sequence lengths L = 4 … 100 000 (values 1-2-5
+    per decade; other lengths snap to the nearest of them).
+
+    Left, on a log scale: a typical embedding entry (RMS of N(0, 1) entries), the largest index
+    L − 1 and the largest attention logit of the last token with the index in q and k ("index as
+    a feature"). Middle: that token's attention weights on the last ``shown_keys`` keys, without
+    a position signal and with the index. Right: the entropy of the row against L for no index,
+    the index as a feature and added to every entry, with log L (uniform attention) for
+    reference. Every number comes from :func:`helpers.counting_snapshot`.
+    """
+    length = check_int("length", length, 1)
+    shown_keys = check_int("shown_keys", shown_keys, 2)
+    length = min(LENGTH.values, key=lambda n: abs(math.log(n) - math.log(length)))
+    curves = {mode: [counting_snapshot(n, mode=mode).entropy for n in COUNTING_LENGTHS]
+              for mode in ("none", "feature", "added")}
+
+    fig, (ax_size, ax_row, ax_ent) = plt.subplots(1, 3, figsize=(11.5, 3.5), dpi=COURSE_DPI,
+                                                  gridspec_kw={"width_ratios": [0.8, 1, 1.1]})
+    fig.subplots_adjust(left=0.06, right=0.985, top=0.84, bottom=0.17, wspace=0.32)
+    bars = ax_size.bar(["embedding\nentry (RMS)", "largest\nindex", "largest logit\n(index in q, k)"],
+                       [1.0, 1.0, 1.0], color=["tab:gray", "tab:orange", "tab:red"])
+    ax_size.set_yscale("log")
+    ax_size.set_ylim(0.1, 1e11)
+    ax_size.set_yticks([1e0, 1e2, 1e4, 1e6, 1e8, 1e10])
+    ax_size.yaxis.set_minor_locator(NullLocator())
+    ax_size.tick_params(axis="x", labelsize=8)
+    ax_size.set_title("sizes (log scale)", fontsize=10)
+    labels = [ax_size.text(i, 1.0, "", ha="center", va="bottom", fontsize=8) for i in range(3)]
+
+    back = np.arange(shown_keys)
+    (plain,) = ax_row.plot(back, np.zeros(shown_keys), "o-", color="tab:gray", markersize=3)
+    (indexed,) = ax_row.plot(back, np.zeros(shown_keys), "o-", color="tab:blue", markersize=3)
+    uniform = ax_row.axhline(0.0, color="black", linestyle=":", linewidth=1)
+    ax_row.set_ylim(-0.03, 1.03)
+    ax_row.set_xlim(-0.5, shown_keys - 0.5)
+    ax_row.set_xlabel("keys back from the last token (0 = itself)")
+    ax_row.set_ylabel("attention weight")  # colours as in the legend on the right
+    row_title = ax_row.set_title("", fontsize=10)
+
+    lengths = np.array(COUNTING_LENGTHS)
+    ax_ent.plot(lengths, np.log(lengths), ":", color="black", label="log L (uniform)")
+    for ys, color, name in zip(curves.values(), ("tab:gray", "tab:blue", "tab:orange"),
+                               ("no index", "index as a feature", "index added"), strict=True):
+        ax_ent.plot(lengths, ys, "o-", color=color, markersize=3, label=name)
+    cursor = ax_ent.axvline(length, color="tab:red", linewidth=1.2)
+    ax_ent.set_xscale("log")
+    ax_ent.xaxis.set_minor_locator(NullLocator())  # fewer ticks to draw on every step
+    ax_ent.set_xlabel("sequence length L")
+    ax_ent.set_ylabel("entropy of the last row (nats)")
+    ax_ent.legend(fontsize=8, loc="upper left")
+    ent_title = ax_ent.set_title("", fontsize=10)
+    heading = fig.suptitle("", fontsize=11)
+
+    def update(length):
+        plain_snap = counting_snapshot(length, mode="none")
+        snap = counting_snapshot(length, mode="feature")
+        for bar, label, size in zip(bars, labels, (snap.embedding_rms, snap.position, snap.max_logit), strict=True):
+            bar.set_height(max(size, 0.1))
+            label.set_position((label.get_position()[0], max(size, 0.1) * 1.3))
+            label.set_text(f"{size:.3g}")
+        n = min(shown_keys, length)
+        for line, s in ((plain, plain_snap), (indexed, snap)):
+            ys = np.full(shown_keys, np.nan)
+            ys[:n] = s.weights.flip(0)[:n].numpy()
+            line.set_ydata(ys)
+        uniform.set_ydata([1 / length, 1 / length])
+        row_title.set_text(f"weight on itself: {plain_snap.weight_on_last:.2g} → {snap.weight_on_last:.3g}")
+        cursor.set_xdata([length, length])
+        ent_title.set_text(f"entropy {plain_snap.entropy:.3g} → {snap.entropy:.3g}  "
+                           f"(log L = {snap.uniform_entropy:.3g})")
+        heading.set_text(f"L = {length:,}: the last token's index is {length - 1:,}, "
+                         f"{snap.ratio:.3g}× a typical embedding entry")
+
+    return LiveFigure(fig, update, {"length": LENGTH.slider(length)})

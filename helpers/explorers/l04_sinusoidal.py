@@ -1,0 +1,112 @@
+"""Lesson 04: the sinusoidal encoding with sliders over d_model, position, length and base."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import MaxNLocator
+
+from .._checks import check_int
+from ..live import IntRange, LiveFigure, LogRange, register
+from ..measure.l04_sinusoidal import sinusoidal_snapshot
+from ..plots import COURSE_DPI, heatmap
+
+D_MODEL = IntRange("d_model", 2, 1024, step=2)
+BASE = LogRange("base", 10.0, 1e6, step=0.05)
+COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red")
+
+
+def _short_number(x: float) -> str:
+    """A compact label for a positive number: 6.28, 628, 54.5k, 5.95M."""
+    if x < 999.5:
+        return f"{x:.3g}"
+    if x < 999.5e3:
+        return f"{x / 1e3:.3g}k"
+    return f"{x / 1e6:.3g}M"
+
+
+def _wave_pairs(n_pairs: int) -> list[int]:
+    """Up to four frequency pairs spread from the fastest (0) to the slowest (n_pairs − 1)."""
+    return sorted({round(f * (n_pairs - 1)) for f in (0.0, 1 / 8, 1 / 3, 1.0)})
+
+
+@register(moves="d_model", example={"d_model": 512, "length": 128})
+def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 128, base: float = 10000.0,
+                        max_length: int = 1024) -> LiveFigure:
+    """The sinusoidal encoding with sliders over d_model, position, sequence length and base.
+
+    Left, the (length × d_model) heatmap of ``helpers.sinusoidal`` with the selected position's
+    row marked; top right, that row (the position's vector) as two curves, sin(p·ω_i) at columns
+    2i and cos(p·ω_i) at 2i + 1; bottom right, the sine column of a few frequency pairs (fastest,
+    two middle ones, slowest) over all positions, stacked, with the selected position marked.
+    The position slider ends at length − 1 and follows the length slider.
+    Numbers from :func:`helpers.measure.l04_sinusoidal.sinusoidal_snapshot`.
+    """
+    max_length = check_int("max_length", max_length, 8)
+    lengths = IntRange("length", 8, max_length, step=8)
+    d_model, base = D_MODEL.check("d_model", d_model), BASE.check("base", base)
+    length = lengths.check("length", length)
+    positions = IntRange("position", 0, length - 1)
+    position = positions.check("position", position)
+
+    fig = plt.figure(figsize=(11, 4.6), dpi=COURSE_DPI)
+    grid = fig.add_gridspec(2, 2, width_ratios=(1.15, 1), hspace=0.55, wspace=0.25,
+                            left=0.06, right=0.98, top=0.92, bottom=0.11)
+    ax_map, ax_vec, ax_wave = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
+
+    im = heatmap(ax_map, np.zeros((length, d_model)), xlabel="dimension", ylabel="position", colorbar=False)
+    fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, ticks=[-1, 0, 1])
+    row = ax_map.axhline(position, color="black", linewidth=1.6)
+    # a coloured triangle above the heatmap at each column drawn as a wave on the right
+    column_marks = [ax_map.plot([], [], "v", color=c, markersize=7, clip_on=False)[0] for c in COLORS]
+
+    (sin_line,) = ax_vec.plot([], [], color="tab:blue", linewidth=1.2, label="sin (dims 0, 2, 4, …)")
+    (cos_line,) = ax_vec.plot([], [], color="tab:orange", linewidth=1.2, label="cos (dims 1, 3, 5, …)")
+    ax_vec.set_ylim(-1.15, 1.15)
+    ax_vec.set_xlabel("dimension")
+    ax_vec.legend(loc="lower right", fontsize=8, ncol=2, framealpha=0.8)
+
+    gap = 2.4
+    waves = [ax_wave.plot([], [], color=c, linewidth=1.2)[0] for c in COLORS]
+    cursor = ax_wave.axvline(position, color="black", linewidth=1.0)
+    ax_wave.set_ylim(-gap * 3 - 1.3, 1.3)
+    ax_wave.set_xlabel("position")
+    ax_wave.set_title("sin(p·ω_i) of a few pairs, fastest on top", fontsize=10)
+    for ax in (ax_map, ax_vec, ax_wave):
+        ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))
+    ax_map.yaxis.set_major_locator(MaxNLocator(5, integer=True))
+    ax_vec.set_yticks([-1, 0, 1])
+
+    def update(d_model, position, length, base):
+        s = sinusoidal_snapshot(d_model, position, length, base)
+        pe = s.table.numpy()
+        im.set_data(pe)
+        im.set_extent((-0.5, d_model - 0.5, length - 0.5, -0.5))
+        row.set_ydata([position, position])
+        ax_map.set_title(f"PE: {length} positions × {d_model} dims, base {base:g}", fontsize=10, pad=12)
+
+        dims = np.arange(d_model)
+        sin_line.set_data(dims[0::2], pe[position, 0::2])
+        cos_line.set_data(dims[1::2], pe[position, 1::2])
+        ax_vec.set_xlim(-0.5, d_model - 0.5)
+        ax_vec.set_title(f"the vector PE[{position}]   (norm {s.norm:.3g} = √(d/2))", fontsize=10)
+
+        pairs = _wave_pairs(d_model // 2)
+        ticks, labels = [], []
+        for j, (line, mark) in enumerate(zip(waves, column_marks, strict=True)):
+            visible = j < len(pairs)
+            line.set_visible(visible)
+            mark.set_visible(visible)
+            if visible:
+                i = pairs[j]
+                line.set_data(np.arange(length), pe[:, 2 * i] - gap * j)
+                mark.set_data([2 * i], [-0.5 - 0.012 * length])
+                ticks.append(-gap * j)
+                labels.append(f"dim {2 * i}\nλ={_short_number(float(s.wavelengths[i]))}")
+        ax_wave.set_yticks(ticks, labels, fontsize=8)
+        ax_wave.set_xlim(-0.5, length - 0.5)
+        cursor.set_xdata([position, position])
+
+    controls = {"d_model": D_MODEL.slider(d_model), "position": positions.slider(position),
+                "length": lengths.slider(length), "base": BASE.slider(base)}
+    return LiveFigure(fig, update, controls, limits=lambda values: {"position": values["length"] - 1})

@@ -1,0 +1,151 @@
+"""Lesson 07: T5's relative-position buckets and ALiBi's per-head biases, with sliders."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import MaxNLocator
+
+from .._checks import check_int
+from ..live import Choice, IntRange, LiveFigure, register
+from ..measure.l07_learned_and_relative import alibi_view, t5_bucket_view
+from ..plots import COURSE_DPI
+
+NUM_BUCKETS = IntRange("num_buckets", 4, 64, step=4)
+MAX_DISTANCE = IntRange("max_distance", 40, 400, step=8)
+DIRECTION = Choice("attention", (("causal (decoder)", False), ("bidirectional (encoder)", True)))
+N_HEADS = IntRange("n_heads", 1, 16)
+
+
+@register(moves="max_distance")
+def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = False) -> LiveFigure:
+    """T5's buckets: which bucket each offset (key − query) falls in.
+
+    Top: the bucket of every offset in −1.5·max_distance … 1.5·max_distance, with the range of
+    exact buckets (grey dotted) and max_distance (red dashed) marked. Bottom: where each bucket
+    of keys before the query starts, on a log scale (dots; empty buckets have none), next to
+    the formula exact·(max_distance/exact)^((b − exact)/(n − exact)) (dashed line): a straight
+    line on this scale, i.e. log-spaced buckets. Sliders: num_buckets, max_distance, and causal
+    or bidirectional. Numbers from :func:`helpers.measure.l07_learned_and_relative.t5_bucket_view`.
+    """
+    num_buckets = NUM_BUCKETS.check("num_buckets", num_buckets)
+    max_distance = MAX_DISTANCE.check("max_distance", max_distance)
+    bidirectional = DIRECTION.check("bidirectional", bidirectional)
+
+    fig, (ax_map, ax_edges) = plt.subplots(2, 1, figsize=(9.0, 5.2), dpi=COURSE_DPI,
+                                           gridspec_kw={"height_ratios": [1.3, 1]})
+    fig.subplots_adjust(left=0.08, right=0.98, top=0.92, bottom=0.1, hspace=0.5)
+    (steps,) = ax_map.plot([], [], color="tab:blue", linewidth=1.4, drawstyle="steps-mid")
+    exact_lines = [ax_map.axvline(0, color="0.5", linestyle=":", linewidth=1.2) for _ in range(2)]
+    far_lines = [ax_map.axvline(0, color="tab:red", linestyle="--", linewidth=1.2) for _ in range(2)]
+    ax_map.set_xlabel("offset = key position − query position  (negative: the key comes before the query)")
+    ax_map.set_ylabel("bucket")
+    ax_map.yaxis.set_major_locator(MaxNLocator(6, integer=True))
+    map_title = ax_map.set_title("", fontsize=10)
+
+    (formula,) = ax_edges.plot([], [], color="0.4", linestyle="--", linewidth=1.2, label="formula")
+    (starts,) = ax_edges.plot([], [], "o", color="tab:blue", markersize=4, label="first distance in the bucket")
+    ax_edges.set_yscale("log")
+    ax_edges.set_xlabel("bucket (keys before the query)")
+    ax_edges.set_ylabel("distance")
+    ax_edges.legend(loc="upper left", fontsize=8, frameon=False)
+    edges_title = ax_edges.set_title("", fontsize=10)
+
+    def update(num_buckets, max_distance, bidirectional):
+        span = max_distance * 3 // 2
+        v = t5_bucket_view(num_buckets, max_distance, bidirectional, span)
+        steps.set_data(v.offsets.numpy(), v.buckets.numpy())
+        ax_map.set_xlim(-span, span if bidirectional else span // 12)  # causal: a glimpse of the keys after
+        ax_map.set_ylim(-1, num_buckets)
+        sides = (-1, 1) if bidirectional else (-1, -1)  # causal: both lines of a pair on the left
+        for line, side in zip(exact_lines, sides, strict=True):
+            line.set_xdata([side * (v.exact - 0.5)] * 2)
+        for line, side in zip(far_lines, sides, strict=True):
+            line.set_xdata([side * max_distance] * 2)
+        direction = "bidirectional: half the buckets for keys after the query" if bidirectional else \
+            "causal: every key after the query in bucket 0"
+        map_title.set_text(f"{num_buckets} buckets, max_distance {max_distance}; {direction}")
+
+        b = np.arange(len(v.edges))
+        formula.set_data(b[v.exact:], v.edges.numpy()[v.exact:])
+        starts.set_data(b[1:], v.starts.numpy()[1:])  # bucket 0 starts at distance 0, off a log scale
+        ax_edges.set_xlim(-0.5, len(b) - 0.5)
+        ax_edges.set_ylim(0.8, max_distance * 1.5)
+        empty = int(np.isnan(v.starts.numpy()).sum())
+        edges_title.set_text(f"distances 0 … {v.exact - 1} exact, then log-spaced up to {max_distance}"
+                             + (f"; {empty} buckets left empty" if empty else ""))
+
+    controls = {"num_buckets": NUM_BUCKETS.slider(num_buckets), "max_distance": MAX_DISTANCE.slider(max_distance),
+                "bidirectional": DIRECTION.slider(bidirectional)}
+    return LiveFigure(fig, update, controls)
+
+
+@register(moves="head")
+def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length: int = 128) -> LiveFigure:
+    """ALiBi: the bias of one head, the slopes of all heads, and how far a head looks.
+
+    Left: the causal bias −m·(i − j) of the chosen head over ``length`` tokens (blank above the
+    diagonal: future keys are masked). Top right: every head's slope m (log scale), the chosen
+    one ringed; with a head count that is not a power of two the sequence is interleaved.
+    Bottom right: the attention weight that the last query gives each key when all content
+    scores are equal, softmax(−m·distance). Sliders: n_heads, length and head (1 … n_heads).
+    Numbers from :func:`helpers.measure.l07_learned_and_relative.alibi_view`.
+    """
+    max_length = check_int("max_length", max_length, 8)
+    lengths = IntRange("length", 8, max_length, step=8)
+    n_heads, length = N_HEADS.check("n_heads", n_heads), lengths.check("length", length)
+    heads = IntRange("head", 1, n_heads)
+    head = heads.check("head", head)
+
+    fig = plt.figure(figsize=(10.5, 4.2), dpi=COURSE_DPI)
+    grid = fig.add_gridspec(2, 2, width_ratios=(1, 1.25), hspace=0.6, wspace=0.28,
+                            left=0.06, right=0.98, top=0.9, bottom=0.12)
+    ax_map = fig.add_subplot(grid[:, 0])
+    ax_slopes, ax_weights = fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
+    im = ax_map.imshow(np.zeros((length, length)), cmap="viridis", interpolation="nearest", vmin=-1, vmax=0)
+    fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03)
+    ax_map.set_xlabel("key position j")
+    ax_map.set_ylabel("query position i")
+    map_title = ax_map.set_title("", fontsize=10)
+
+    (all_slopes,) = ax_slopes.plot([], [], "o-", color="0.55", markersize=4, linewidth=0.8)
+    (chosen,) = ax_slopes.plot([], [], "o", markersize=11, markerfacecolor="none", markeredgecolor="tab:red",
+                               markeredgewidth=2)
+    ax_slopes.set_yscale("log", base=2)
+    ax_slopes.set_xlim(0.5, N_HEADS.high + 0.5)
+    ax_slopes.set_ylim(2.0**-8.6, 1.2)
+    ax_slopes.set_xlabel("head")
+    ax_slopes.xaxis.set_major_locator(MaxNLocator(8, integer=True))
+    slopes_title = ax_slopes.set_title("", fontsize=10)
+
+    (weights,) = ax_weights.plot([], [], color="tab:red", linewidth=1.4)
+    (uniform,) = ax_weights.plot([], [], color="0.6", linestyle=":", linewidth=1.2, label="no bias (uniform)")
+    ax_weights.set_xlabel("distance i − j from the last query")
+    ax_weights.set_ylabel("weight")
+    ax_weights.legend(loc="upper right", fontsize=8, frameon=False)
+    weights_title = ax_weights.set_title("", fontsize=10)
+
+    def update(n_heads, length, head):
+        v = alibi_view(n_heads, length, head)
+        slope = float(v.slopes[head - 1])
+        im.set_data(v.bias.numpy())
+        im.set_extent((-0.5, length - 0.5, length - 0.5, -0.5))
+        im.set_clim(-slope * (length - 1), 0.0)
+        map_title.set_text(f"head {head}: bias −{slope:.4g}·(i − j)")
+
+        all_slopes.set_data(np.arange(1, n_heads + 1), v.slopes.numpy())
+        chosen.set_data([head], [slope])
+        n0 = 1 << (n_heads.bit_length() - 1)  # the largest power of two ≤ n_heads
+        rule = "a power of two: one geometric sequence" if v.power_of_two else \
+            f"not a power of two: {n0} geometric, then {n_heads - n0} in between"
+        slopes_title.set_text(f"slopes of {n_heads} heads ({rule})")
+
+        distance = np.arange(length)
+        weights.set_data(distance, v.weights.numpy()[::-1])
+        uniform.set_data([0, length - 1], [1 / length, 1 / length])
+        ax_weights.set_xlim(-0.5, length - 0.5)
+        ax_weights.set_ylim(0, max(float(v.weights.max()), 1 / length) * 1.1)
+        weights_title.set_text(f"weight halves every {v.half_distance:.3g} tokens (ln 2 / m)")
+
+    controls = {"n_heads": N_HEADS.slider(n_heads), "length": lengths.slider(length), "head": heads.slider(head)}
+    return LiveFigure(fig, update, controls, limits=lambda values: {"head": values["n_heads"]})

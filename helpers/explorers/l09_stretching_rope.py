@@ -1,0 +1,85 @@
+"""Lesson 09: what each RoPE scaling method does to each frequency pair."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import FixedLocator, NullLocator
+
+from ..live import Choice, LiveFigure, register
+from ..measure.l09_stretching_rope import MODEL_SHAPES, shape_pictures
+from ..plots import COURSE_DPI
+from ..rope_scaling import PAIR_KINDS, SCALING_METHODS
+
+FACTOR = Choice("factor", [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 64.0], as_slider=True,
+                width="360px")
+METHOD = Choice("method", list(SCALING_METHODS))
+SHAPE = Choice("model", [(shape.name, i) for i, shape in enumerate(MODEL_SHAPES)], width="380px")
+# "dynamic" at n = factor·L is "ntk" at that factor, so it shares ntk's thin line.
+METHOD_LINES = {"linear": ("tab:blue", "linear"), "ntk": ("tab:purple", "ntk (= dynamic at n)"),
+                "yarn": ("tab:red", "yarn"), "llama3": ("tab:olive", "llama3")}
+KIND_LABELS = {"extrapolated": ("tab:green", "extrapolated (s = 1)"), "blended": ("tab:orange", "blended"),
+               "interpolated": ("tab:blue", "interpolated (s = factor)")}
+
+
+@register(moves="factor")
+def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int = 0) -> LiveFigure:
+    """The scale s_i = ω_i / ω'_i each method gives each pair, against the pair's wavelength
+    relative to the training length L (both on log axes), for one of three model shapes.
+
+    Every method is drawn as a thin line; the chosen one is drawn with its pairs marked as kept
+    (extrapolated, s = 1), blended, or fully interpolated (s = factor). "dynamic" is shown at the
+    length n = factor·L it is asked to reach (configured factor 1). Controls: the method, the
+    factor (1 … 64) and the model shape (``MODEL_SHAPES``). Numbers from
+    :func:`helpers.measure.l09_stretching_rope.shape_pictures`.
+    """
+    method, factor, model = METHOD.check("method", method), FACTOR.check("factor", factor), SHAPE.check("model", model)
+
+    fig, ax = plt.subplots(figsize=(9.0, 4.2), dpi=COURSE_DPI)
+    fig.subplots_adjust(left=0.09, right=0.74, top=0.86, bottom=0.14)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    # fixed ticks, no minor ones: fewer labels to lay out on every step
+    ax.xaxis.set_major_locator(FixedLocator([1e-3, 1e-2, 1e-1, 1.0, 1e1, 1e2, 1e3]))
+    ax.yaxis.set_major_locator(FixedLocator([1, 2, 4, 8, 16, 32, 64]))
+    ax.yaxis.set_major_formatter("{x:g}")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_minor_locator(NullLocator())
+    ax.axvline(1.0, color="0.6", linestyle=":", linewidth=1)
+    ax.text(1.05, 0.02, "wavelength = L", transform=ax.get_xaxis_transform(), fontsize=8, color="0.4")
+    method_lines = {m: ax.plot([], [], color=c, linewidth=1.4, alpha=0.6, label=label)[0]
+                    for m, (c, label) in METHOD_LINES.items()}
+    kind_points = {k: ax.plot([], [], "o", color=c, markersize=6, linestyle="none", label=label, zorder=3)[0]
+                   for k, (c, label) in KIND_LABELS.items()}
+    (chosen,) = ax.plot([], [], color="black", linewidth=2.2, label="the chosen method", zorder=2)
+    ax.set_xlabel("original wavelength of the pair ÷ training length L  (fast pairs on the left)")
+    ax.set_ylabel("scale s = ω / ω′")
+    fig.legend(handles=[chosen, *kind_points.values(), *method_lines.values()], loc="upper right", fontsize=8,
+               frameon=False, bbox_to_anchor=(0.995, 0.86))
+    summary = fig.text(0.755, 0.14, "", fontsize=8, va="bottom", family="monospace")
+    heading = fig.suptitle("", fontsize=10)
+
+    def update(method, factor, model):
+        shape = MODEL_SHAPES[model]
+        pictures = shape_pictures(shape, factor)
+        for m, line in method_lines.items():  # the thin lines: every method but dynamic
+            line.set_data(pictures[m].relative_wavelength.numpy(), pictures[m].scale.numpy())
+        picture = pictures[method]
+        x, s = picture.relative_wavelength.numpy(), picture.scale.numpy()
+        chosen.set_data(x, s)
+        kinds = np.array(picture.kinds)
+        for kind, points in kind_points.items():
+            points.set_data(x[kinds == kind], s[kinds == kind])
+        ax.set_xlim(x.min() / 2, x.max() * 2)
+        ax.set_ylim(0.8, max(factor, 2.0) * 1.25)
+        scale = picture.attention_scale
+        summary.set_text("\n".join(f"{kind:<13}{picture.count(kind):>3}" for kind in PAIR_KINDS)
+                         + f"\nq, k ×{scale:.3f}\nlogits ×{scale * scale:.3f}")
+        where = " at n = factor·L" if method == "dynamic" else ""
+        kept = picture.count("extrapolated")
+        heading.set_text(f"{shape.name}\n{method}{where}, factor {factor:g}: {kept} pair{'s' * (kept != 1)} kept, "
+                         f"{picture.count('blended')} blended, {picture.count('interpolated')} divided by "
+                         f"{picture.factor:g}")
+
+    controls = {"method": METHOD.slider(method), "factor": FACTOR.slider(factor), "model": SHAPE.slider(model)}
+    return LiveFigure(fig, update, controls)

@@ -1,0 +1,176 @@
+"""One matplotlib figure, built once, driven by controls that update its artists in place.
+
+A lesson builds its figure once, writes an ``update`` function that only changes artists
+(``im.set_data``, ``line.set_ydata``, titles, limits) and hands both to :class:`LiveFigure`:
+
+* with the interactive backend (ipympl, ``%matplotlib widget``) the figure's own canvas is
+  shown and redrawn;
+* otherwise (Colab, classic notebook, nbconvert) the updated figure is rendered to PNG
+  (:mod:`helpers.live.png`) and re-displayed in an Output widget of fixed height, replacing the
+  previous image (no flicker, no stacked copies).
+
+Slow figures throttle: once steps take longer than ``LiveFigure.SLOW_STEP_S``, sliders report
+only on release (``continuous_update=False``) instead of queueing every intermediate position.
+
+Works with ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4).
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+
+import ipywidgets as W
+import matplotlib.pyplot as plt
+import torch
+from IPython import get_ipython
+from IPython.display import Image, display
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from .png import render_png
+
+
+def uses_interactive_backend(fig) -> bool:
+    """True when ``fig`` draws on an ipympl canvas (a widget of its own)."""
+    return type(fig.canvas).__module__.startswith("ipympl")
+
+
+@contextmanager
+def one_thread():
+    """Run torch on one thread inside the block. Explorer updates work on small tensors, where
+    intra-op threads gain nothing and, on a busy 2-core machine (Colab's), can turn a 0.3 ms
+    computation into tens of milliseconds of threads waiting for each other."""
+    threads = torch.get_num_threads()
+    if threads == 1:
+        yield
+        return
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _in_kernel() -> bool:
+    """True inside a Jupyter kernel (where display() reaches a front end)."""
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+class LiveFigure:
+    """Controls (sliders, dropdowns) driving in-place updates of one matplotlib figure.
+
+    Parameters
+    ----------
+    fig : the figure, already built with all its artists.
+    update : called as ``update(**values)`` with the current value of every control; its
+        parameters must be exactly the controls' names. It must only modify the figure's artists.
+    controls : name → ipywidgets value widget (see :mod:`helpers.live.controls`).
+    limits : optional ``limits(values) → {name: largest value}`` for controls whose upper bound
+        follows another control (a position slider that ends at the chosen length − 1). Applied
+        before every update, so a value beyond its new bound is clamped once, by its slider.
+    continuous : True: sliders report every movement; False: only when released (or moved
+        with the keyboard) — for slow figures. None (default): decided from measured steps.
+
+    ``widget`` is the VBox to display; ``set(**values)`` moves controls from code with one
+    redraw; ``png`` holds the bytes last sent to the front end (Output path) and
+    ``step_png()`` applies the current values and renders them, which the benchmark times.
+    """
+
+    SLOW_STEP_S = 0.15
+    CACHE_TEXT = True  # keep text layouts and glyphs between steps where Matplotlib allows (live.text_cache)
+
+    def __init__(self, fig, update: Callable[..., None], controls: dict[str, W.ValueWidget],
+                 limits: Callable[[dict], dict[str, int]] | None = None, continuous: bool | None = None):
+        parameters = set(inspect.signature(update).parameters)
+        if parameters != set(controls):
+            raise TypeError(f"update takes {sorted(parameters)} but the controls are {sorted(controls)}: "
+                            "each control must be one parameter of update, by name")
+        self.fig = fig
+        self.update = update
+        self.controls = controls
+        self.limits = limits
+        self.continuous = continuous
+        self.interactive = uses_interactive_backend(fig)
+        self.png = b""
+        self.step_seconds: float | None = None  # moving average of slider steps
+        self._holding = False
+        if self.interactive:
+            self.view = fig.canvas
+        else:
+            plt.close(fig)  # keep the inline backend from showing a static copy
+            if not isinstance(fig.canvas, FigureCanvasAgg):
+                FigureCanvasAgg(fig)  # a canvas of its own: drawn in place, renderer reused
+            height = f"{int(fig.get_figheight() * fig.dpi) + 12}px"
+            self.view = W.Output(layout=W.Layout(height=height, min_height=height, overflow="hidden"))
+        if continuous is not None:
+            self._set_continuous(continuous)
+        for control in controls.values():
+            control.observe(self._on_change, names="value")
+        box = W.HBox(list(controls.values()), layout=W.Layout(flex_flow="row wrap"))
+        self.widget = W.VBox([box, self.view])
+        self._render()
+
+    def values(self) -> dict:
+        return {name: control.value for name, control in self.controls.items()}
+
+    def set(self, **values) -> None:
+        """Move controls from code; the figure is updated once, after all of them moved."""
+        with self._hold():
+            for name, value in values.items():
+                self.controls[name].value = value
+        self._render()
+
+    def step_png(self) -> bytes:
+        """Apply the current values and render to PNG: one slider step on the Output path."""
+        with one_thread():
+            self.update(**self.values())
+        return render_png(self.fig, cache_text=self.CACHE_TEXT)
+
+    @contextmanager
+    def _hold(self):
+        """Controls moved inside the block do not redraw (the caller redraws once)."""
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+
+    def _set_continuous(self, on: bool) -> None:
+        for control in self.controls.values():
+            if hasattr(control, "continuous_update") and control.continuous_update != on:
+                control.continuous_update = on
+
+    def _on_change(self, change=None) -> None:
+        if self._holding:
+            return
+        start = time.perf_counter()
+        self._render()
+        seconds = time.perf_counter() - start
+        self.step_seconds = seconds if self.step_seconds is None else 0.5 * (self.step_seconds + seconds)
+        if self.continuous is None:  # throttle: slow figures update on release, fast ones live
+            self._set_continuous(self.step_seconds <= self.SLOW_STEP_S)
+
+    def _apply_limits(self) -> None:
+        if self.limits is None:
+            return
+        with self._hold():
+            for name, largest in self.limits(self.values()).items():
+                self.controls[name].max = largest  # the slider clamps its value if it was beyond
+
+    def _render(self) -> None:
+        self._apply_limits()
+        with one_thread():
+            self.update(**self.values())
+        if self.interactive:
+            self.fig.canvas.draw_idle()
+            return
+        self.png = render_png(self.fig, cache_text=self.CACHE_TEXT)
+        if _in_kernel():
+            with self.view:  # replace, never append: the old image stays until the new one arrives
+                self.view.clear_output(wait=True)
+                display(Image(data=self.png, format="png"))
+
+    def _ipython_display_(self):
+        display(self.widget)

@@ -1,0 +1,99 @@
+"""A text cache for the Agg renderer of a figure that is drawn again and again.
+
+A slider step redraws the same tick labels, titles and legends at the same places. Matplotlib
+3.11 draws text glyph by glyph (``RendererAgg._draw_text_glyphs_and_boxes``), and laying out
+and rasterising the same strings again is a large share of a step. The renderer class below
+remembers text layouts and glyph bitmaps between draws. Glyphs are keyed by font, size, angle
+and exact 1/64-pixel position, so the pixels are those of an uncached draw; the tests compare
+them pixel by pixel (``tests/live/test_text_cache.py``).
+
+It relies on private Matplotlib APIs (``RendererAgg._prepare_font``, ``FT2Font._layout``,
+``._set_transform``, ``._render_glyph``), so it is switched on only for the Matplotlib versions
+it was checked against (:data:`CHECKED_VERSIONS`) and only where those APIs exist. Elsewhere
+(Colab's Matplotlib 3.10 among them) the stock renderer draws the text: that fallback is what
+``benchmarks/slider_latency.py`` measures in the Colab-like environment.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import matplotlib
+import numpy as np
+from matplotlib import ft2font
+from matplotlib.backends.backend_agg import RendererAgg, get_hinting_flag
+
+CHECKED_VERSIONS = ((3, 11),)
+
+
+def _version(text: str) -> tuple[int, int]:
+    major, minor = re.match(r"(\d+)\.(\d+)", text).groups()
+    return int(major), int(minor)
+
+
+def supported(version: str | None = None) -> bool:
+    """Whether the cache can be used with this Matplotlib (or the given version string)."""
+    has_apis = (hasattr(RendererAgg, "_draw_text_glyphs_and_boxes") and hasattr(RendererAgg, "_prepare_font")
+                and hasattr(ft2font, "RenderMode") and hasattr(ft2font.FT2Font, "_render_glyph")
+                and hasattr(ft2font.FT2Font, "_layout") and hasattr(ft2font.FT2Font, "_set_transform"))
+    return _version(version or matplotlib.__version__) in CHECKED_VERSIONS and has_apis
+
+
+def use_text_cache(renderer) -> bool:
+    """Switch a stock Agg renderer to the caching one, if supported; True if it is caching now."""
+    if type(renderer) is RendererAgg and supported():
+        renderer.__class__ = _TextCachingRendererAgg
+    return isinstance(renderer, _TextCachingRendererAgg)
+
+
+class _TextCachingRendererAgg(RendererAgg):
+    """An Agg renderer that remembers text layouts and rasterised glyphs between draws."""
+
+    _MAX_ENTRIES = 20_000
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath:
+            return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+        font = self._prepare_font(prop)
+        features = mtext.get_fontfeatures() if mtext is not None else None
+        language = mtext.get_language() if mtext is not None else None
+        size = prop.get_size_in_points()
+        layouts = self.__dict__.setdefault("_layouts", {})
+        key = (font.fname, size, self.dpi, s, str(features), str(language), get_hinting_flag())
+        items = layouts.get(key)
+        if items is None:
+            if len(layouts) > self._MAX_ENTRIES:
+                layouts.clear()
+            items = layouts[key] = [(item.ft_object, item.glyph_index, item.x, item.y) for item in
+                                    font._layout(s, flags=get_hinting_flag(), features=features, language=language)]
+        self._draw_text_glyphs_and_boxes(gc, x, y, angle, ((f, size, g, 0, 1, dx, dy) for f, g, dx, dy in items), [])
+
+    def _draw_text_glyphs_and_boxes(self, gc, x, y, angle, glyphs, boxes):
+        if boxes:  # mathtext rules: the stock path
+            return super()._draw_text_glyphs_and_boxes(gc, x, y, angle, glyphs, boxes)
+        cache = self.__dict__.setdefault("_glyphs", {})
+        if len(cache) > self._MAX_ENTRIES:
+            cache.clear()
+        cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        antialiased = gc.get_antialiased()
+        load_flags = get_hinting_flag()
+        height = self.height
+        for font, size, glyph_index, slant, extend, dx, dy in glyphs:
+            tx = round(0x40 * (x + dx * cos - dy * sin))
+            ty = round(0x40 * (height - y + dx * sin + dy * cos))
+            key = (font.fname, id(font), size, self.dpi, glyph_index, slant, extend, angle, tx, ty,
+                   antialiased, load_flags)
+            hit = cache.get(key)
+            if hit is None:
+                font.set_size(size, self.dpi)
+                font._set_transform((0x10000 * np.array([[cos, -sin], [sin, cos]]) @ [[extend, extend * slant], [0, 1]])
+                                    .round().astype(int), [tx, ty])
+                bitmap = font._render_glyph(glyph_index, load_flags,
+                                            ft2font.RenderMode.NORMAL if antialiased else ft2font.RenderMode.MONO)
+                buffer = np.array(bitmap.buffer)
+                if not antialiased:
+                    buffer *= 0xFF
+                hit = cache[key] = (buffer, bitmap.left, bitmap.top)
+            buffer, left, top = hit
+            self._renderer.draw_text_image(buffer, left, int(height) - top + buffer.shape[0], 0, gc)

@@ -1,0 +1,182 @@
+"""Measurements more than one lesson makes: distances between codes, dot products grouped by
+offset, least-squares linear maps, and fair timing of kernels.
+
+Conventions: a table of codes is a (length, d) tensor whose row p is the code of position p.
+Distances, scores and fits are computed in float64 and returned as float64 tensors or numbers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from .._checks import check_int, check_matrix
+
+# ---------------------------------------------------------------------------------------------
+# Distances and dot products between codes
+
+
+def min_pairwise_distance(codes: torch.Tensor, chunk: int = 1024) -> tuple[float, int, int]:
+    """The smallest Euclidean distance between two different rows, by brute force.
+
+    codes: (length, d) with length ≥ 2. Returns (distance, i, j) with i < j the first pair
+    (in row-major order) that attains it. Computes ‖x_i − x_j‖² = ‖x_i‖² + ‖x_j‖² − 2 x_i·x_j
+    in float64, ``chunk`` rows at a time, so memory stays at chunk × length numbers.
+    """
+    return _min_pairwise_distance(check_matrix("codes", codes, min_rows=2), check_int("chunk", chunk, 1))
+
+
+def _min_pairwise_distance(x: torch.Tensor, chunk: int = 1024) -> tuple[float, int, int]:
+    n = x.shape[0]
+    sq = (x * x).sum(dim=1)
+    best, best_i, best_j = float("inf"), -1, -1
+    for start in range(0, n - 1, chunk):
+        rows = torch.arange(start, min(start + chunk, n))
+        d2 = sq[rows, None] + sq[None, :] - 2.0 * (x[rows] @ x.T)
+        # only j > i: each pair once, never a row with itself
+        d2.masked_fill_(torch.arange(n)[None, :] <= rows[:, None], float("inf"))
+        value, flat = d2.flatten().min(dim=0)
+        if value.item() < best:
+            best = value.item()
+            best_i, best_j = int(rows[flat // n]), int(flat % n)
+    return max(best, 0.0) ** 0.5, best_i, best_j
+
+
+class OffsetProfile(NamedTuple):
+    """Scores a[p]·b[q] grouped by offset k = q − p: one entry per offset."""
+
+    offsets: torch.Tensor  # (K,) int64, ascending
+    mean: torch.Tensor  # (K,) float64, mean over all (p, q) with q − p = k
+    low: torch.Tensor  # (K,) smallest score at that offset
+    high: torch.Tensor  # (K,) largest score at that offset
+
+    @property
+    def spread(self) -> torch.Tensor:
+        """high − low per offset: 0 when the score depends only on the offset."""
+        return self.high - self.low
+
+
+def dot_by_offset(a: torch.Tensor, b: torch.Tensor | None = None, max_offset: int | None = None) -> OffsetProfile:
+    """Dot products s[p, q] = a[p]·b[q] of every pair of rows, grouped by the offset k = q − p.
+
+    a, b: (length, d) with the same shape (b defaults to a). Offsets run over
+    −max_offset … max_offset (default: every offset, |k| ≤ length − 1). If the score depends only
+    on k, the spread (high − low) is 0 at every offset.
+    """
+    a = check_matrix("a", a, min_rows=1)
+    b = a if b is None else check_matrix("b", b, min_rows=1)
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape (length, d), got {tuple(a.shape)} and {tuple(b.shape)}")
+    n = a.shape[0]
+    max_offset = check_int("max_offset", n - 1 if max_offset is None else max_offset, 0)
+    if max_offset > n - 1:
+        raise ValueError(f"max_offset must be between 0 and length − 1 = {n - 1}, got {max_offset}")
+    scores = a @ b.T
+    offsets = torch.arange(-max_offset, max_offset + 1)
+    diagonals = [torch.diagonal(scores, offset=int(k)) for k in offsets]
+    return OffsetProfile(
+        offsets=offsets,
+        mean=torch.stack([g.mean() for g in diagonals]),
+        low=torch.stack([g.min() for g in diagonals]),
+        high=torch.stack([g.max() for g in diagonals]),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Least squares
+
+
+def fit_linear_map(x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, float]:
+    """Least-squares linear map M (no bias) with y ≈ x Mᵀ, and how well it fits.
+
+    x: (n, d_in), y: (n, d_out). Returns M of shape (d_out, d_in), float64, minimising
+    ‖x Mᵀ − y‖_F, and the relative residual ‖x Mᵀ − y‖_F / ‖y‖_F (0 means an exact linear map
+    exists; close to 1 means x explains almost nothing of y).
+    """
+    x = check_matrix("x", x)
+    y = check_matrix("y", y)
+    if x.shape[0] != y.shape[0]:
+        raise ValueError(f"x and y must have the same number of rows (samples), got {x.shape[0]} and {y.shape[0]}")
+    return _fit_linear_map(x, y)
+
+
+def _fit_linear_map(x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, float]:
+    solution = torch.linalg.lstsq(x, y, driver="gelsd").solution  # (d_in, d_out)
+    residual = torch.linalg.norm(x @ solution - y) / torch.linalg.norm(y).clamp_min(1e-300)
+    return solution.T.contiguous(), float(residual)
+
+
+# ---------------------------------------------------------------------------------------------
+# Timing kernels fairly, and the bytes an operation allocates
+
+
+def round_robin_times(
+    fns: dict[str, Callable[[], object]], repeats: int = 20, warmup: int = 2
+) -> dict[str, list[float]]:
+    """Call every function once per round, ``repeats`` rounds, and return each one's seconds.
+
+    Interleaving the candidates spreads machine noise (other processes, frequency changes)
+    over all of them instead of one; the starting candidate rotates from round to round.
+    ``warmup`` untimed rounds come first (caches, allocator, lazy initialisation).
+    """
+    if not isinstance(fns, dict) or not fns or not all(callable(f) for f in fns.values()):
+        raise ValueError("fns must be a non-empty dict of name → function taking no arguments")
+    repeats = check_int("repeats", repeats, 1)
+    warmup = check_int("warmup", warmup, 0)
+    names = list(fns)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(warmup + repeats):
+        order = names[r % len(names):] + names[: r % len(names)]
+        for name in order:
+            start = time.perf_counter()
+            fns[name]()
+            elapsed = time.perf_counter() - start
+            if r >= warmup:
+                times[name].append(elapsed)
+    return times
+
+
+def _storages(obj, found: set[int]) -> set[int]:
+    if isinstance(obj, torch.Tensor):
+        found.add(obj.untyped_storage().data_ptr())
+    elif isinstance(obj, (list, tuple)):
+        for item in obj:
+            _storages(item, found)
+    elif isinstance(obj, dict):
+        for item in obj.values():
+            _storages(item, found)
+    return found
+
+
+class _AllocationCounter(TorchFunctionMode):
+    def __init__(self):
+        super().__init__()
+        self.nbytes = 0
+        self.ops: list[str] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        inputs = _storages(kwargs, _storages(args, set()))
+        for result in out if isinstance(out, (list, tuple)) else (out,):
+            if isinstance(result, torch.Tensor) and result.untyped_storage().data_ptr() not in inputs:
+                self.nbytes += result.untyped_storage().nbytes()
+                self.ops.append(getattr(func, "__name__", str(func)))
+        return out
+
+
+def allocated_bytes(fn: Callable[[], object]) -> tuple[int, list[str]]:
+    """Bytes of the new tensors that ``fn()`` creates through torch operations, and which ops made them.
+
+    A view, an in-place operation or a result that shares its input's memory counts nothing;
+    every fresh result counts its full size (intermediates included, even if freed at once).
+    """
+    if not callable(fn):
+        raise TypeError(f"fn must be a function taking no arguments, got {type(fn).__name__}")
+    with _AllocationCounter() as counter:
+        fn()
+    return counter.nbytes, counter.ops

@@ -1,0 +1,380 @@
+"""Lesson 08, train short, test long: one TinyLM per position scheme, trained at length L on a
+stationary task and evaluated position by position far beyond L.
+
+What the lesson computes from the trained models:
+
+* the loss at every position, and its mean over three bands of positions: within L (0 … L−1),
+  L … 2L−1 and 2L … 4L−1 (:class:`BandMeans`);
+* the toy counterpart of Press et al. (2021), Table 2: the perplexity exp(mean loss) over the
+  first n tokens of a sequence, for n = L·512/512, L·1012/512, L·1512/512 and L·2512/512, the same
+  ratios to the training length as the paper's evaluation lengths (:func:`toy_lengths`);
+* which pairwise orderings of the schemes a table shows (:func:`orderings`), which of them hold
+  for every seed (:func:`held_for_every`), and which published orderings the toy reproduces
+  (:func:`compare_orderings`);
+* a linear probe that reads the position back from a model's hidden states
+  (:func:`position_probe`).
+
+The experiment's settings (task, model size, lengths, steps, batch, learning rate, seed) are
+:data:`helpers.SHORT_CONTEXT`; lesson 09 retrains the RoPE model with the same ones.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import torch
+import torch.nn.functional as F
+
+from .._checks import check_choice, check_finite, check_int
+from ..model import TinyLM
+from ..schemes import Learned
+from ..training import SHORT_CONTEXT, ShortContext, Task, train
+from .common import _fit_linear_map
+
+# The six models of the lesson, in the order tables list them.
+TRAINED_SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "t5")
+BAND_NAMES = ("≤ L", "L–2L", "2L–4L")
+# Loss curves run to 5L: past the 2L–4L band and past L·2512/512, the longest of Press et al.'s
+# evaluation lengths scaled to the toy; the learned table (4L rows) stops before.
+CURVE_FACTOR = 5
+
+# Press, Smith & Lewis (2021), "Train Short, Test Long", Table 2: WikiText-103, models trained on
+# 512 tokens, perplexity at evaluation lengths 512, 1012, 1512 and 2512 tokens (lower is better).
+PRESS_TRAINED_ON = 512
+PRESS_LENGTHS = (512, 1012, 1512, 2512)
+PRESS_TABLE_2 = {
+    "sinusoidal": (20.05, 43.54, 76.23, 132.41),
+    "rope": (20.07, 21.37, 25.99, 31.58),
+    "t5": (19.65, 18.79, 18.91, 20.41),
+    "alibi": (19.73, 18.73, 18.52, 18.41),
+}
+PRESS_ROW_NAMES = {"sinusoidal": "sinusoidal", "rope": "rotary", "t5": "T5 bias", "alibi": "ALiBi"}
+
+
+def _check_settings(settings) -> ShortContext:
+    if not isinstance(settings, ShortContext):
+        raise TypeError(f"settings must be a helpers.ShortContext, such as helpers.SHORT_CONTEXT, "
+                        f"got {type(settings).__name__}")
+    return settings
+
+
+def _check_names(schemes) -> tuple[str, ...]:
+    if isinstance(schemes, str) or not isinstance(schemes, Iterable):
+        raise TypeError(f"schemes must be a sequence of names from {TRAINED_SCHEMES}, got {schemes!r}")
+    names = tuple(check_choice("schemes", name, TRAINED_SCHEMES) for name in schemes)
+    if not names:
+        raise ValueError(f"schemes must name at least one of {TRAINED_SCHEMES}")
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# Training and evaluating the six models
+
+
+def build_model(name: str, settings: ShortContext = SHORT_CONTEXT, seed: int = 0) -> TinyLM:
+    """An untrained TinyLM with scheme ``name`` and the options ``settings`` gives it, its weights
+    drawn after ``torch.manual_seed(seed)`` (the global generator is left as it was)."""
+    name = check_choice("name", name, TRAINED_SCHEMES)
+    settings = _check_settings(settings)
+    seed = check_int("seed", seed, 0)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return TinyLM(settings.task().vocab_size, name, **settings.scheme_options(name))
+
+
+def train_models(
+    settings: ShortContext = SHORT_CONTEXT, *, seed: int | None = None, schemes: Sequence[str] = TRAINED_SCHEMES,
+    progress: bool = True, threads: int | None = None,
+) -> dict[str, TinyLM]:
+    """scheme → TinyLM trained on ``settings.task()`` with ``settings.train_kwargs()``: the same
+    data, length, steps, batch and learning rate for every scheme. ``seed`` (default
+    ``settings.seed``) sets both the initial weights and the training batches; ``threads`` goes
+    to :func:`helpers.train`."""
+    settings = _check_settings(settings)
+    seed = settings.seed if seed is None else check_int("seed", seed, 0)
+    names = _check_names(schemes)
+    task = settings.task()
+    models = {}
+    for name in names:
+        model = build_model(name, settings, seed)
+        train(model, task, **{**settings.train_kwargs(), "seed": seed}, progress=progress, description=name,
+              threads=threads)
+        models[name] = model
+    return models
+
+
+def readable_length(model: TinyLM, length: int) -> int:
+    """How many of ``length`` positions the model can be run on: all of them, except for a learned
+    table, which has no row at or beyond its ``max_len``."""
+    length = check_int("length", length, 1)
+    if isinstance(model.scheme, Learned):
+        return min(length, model.scheme.max_len)
+    return length
+
+
+def evaluation_seeds(seed: int, batches: int) -> list[int]:
+    """The data seed of each evaluation batch of a run trained with ``seed``: never a training seed."""
+    return [10_000 + 100 * seed + b for b in range(batches)]
+
+
+class BandMeans(NamedTuple):
+    """Mean loss (nats) over three bands of positions; nan where the curve does not reach the end
+    of the band."""
+
+    within: float  # positions 0 … L−1
+    to_2l: float  # L … 2L−1
+    to_4l: float  # 2L … 4L−1
+
+
+def band_means(curve: torch.Tensor, train_length: int) -> BandMeans:
+    """:class:`BandMeans` of a (n,) loss-by-position curve for training length L."""
+    L = check_int("train_length", train_length, 1)
+    if not isinstance(curve, torch.Tensor) or curve.dim() != 1:
+        raise ValueError(f"curve must be a (n,) tensor of losses by position, got {curve!r:.60}")
+    return BandMeans(*(_mean(curve, lo, hi) for lo, hi in ((0, L), (L, 2 * L), (2 * L, 4 * L))))
+
+
+def _mean(curve: torch.Tensor, lo: int, hi: int) -> float:
+    return float(curve[lo:hi].mean()) if curve.shape[0] >= hi else math.nan
+
+
+def toy_lengths(train_length: int) -> tuple[int, ...]:
+    """Press et al.'s evaluation lengths scaled to a model trained on ``train_length`` tokens:
+    round(L·n / 512) for n in 512, 1012, 1512, 2512 (64 → 64, 126, 189, 314)."""
+    L = check_int("train_length", train_length, 1)
+    return tuple(round(L * n / PRESS_TRAINED_ON) for n in PRESS_LENGTHS)
+
+
+@dataclass(frozen=True)
+class ShortContextRun:
+    """One seed of the experiment: each model's loss at every position, per evaluation batch.
+
+    ``losses[name]`` is (batches, n_name) float64, the mean next-token loss of one batch of
+    sequences at each position; n_name is the curve length, shorter for a learned table.
+    ``floor`` (n,) is the task's exact entropy floor at each position.
+    """
+
+    seed: int
+    train_length: int
+    losses: dict[str, torch.Tensor]
+    floor: torch.Tensor
+
+    @property
+    def length(self) -> int:
+        """The longest curve's length n."""
+        return self.floor.shape[0]
+
+    @property
+    def schemes(self) -> tuple[str, ...]:
+        return tuple(self.losses)
+
+    def _name(self, name: str) -> str:
+        return check_choice("name", name, self.schemes)
+
+    def curve(self, name: str) -> torch.Tensor:
+        """(n_name,) mean loss at each position over all evaluation batches."""
+        return self.losses[self._name(name)].mean(0)
+
+    def bands(self) -> dict[str, BandMeans]:
+        """scheme → :class:`BandMeans` of its curve."""
+        return {name: band_means(self.curve(name), self.train_length) for name in self.schemes}
+
+    def floor_bands(self) -> BandMeans:
+        """The entropy floor's own band means: what a perfect model scores."""
+        return band_means(self.floor, self.train_length)
+
+    def prefix_losses(self, n: int, schemes: Sequence[str] | None = None) -> dict[str, float]:
+        """scheme → mean loss over the first n positions (nan if its curve is shorter than n), for
+        ``schemes`` (default: all): a sequence of n tokens scored as a whole."""
+        n = check_int("n", n, 1)
+        names = self.schemes if schemes is None else tuple(self._name(name) for name in schemes)
+        return {name: _mean(self.curve(name), 0, n) for name in names}
+
+    def perplexity(self, name: str, n: int) -> float:
+        """exp(mean loss over the first n positions), as Press et al. score a sequence of n tokens;
+        nan if the curve is shorter than n."""
+        return math.exp(self.prefix_losses(n, (name,))[name])
+
+    def toy_table_2(self) -> dict[str, tuple[float, ...]]:
+        """scheme → perplexity at each of :func:`toy_lengths` (nan past a learned table's end)."""
+        lengths = toy_lengths(self.train_length)
+        return {name: tuple(self.perplexity(name, n) for n in lengths) for name in self.schemes}
+
+
+@torch.no_grad()
+def evaluate_models(
+    models: Mapping[str, TinyLM], settings: ShortContext = SHORT_CONTEXT, *, seed: int | None = None,
+    length: int | None = None,
+) -> ShortContextRun:
+    """Score every model at every position of the same ``settings.eval_batches`` batches of
+    ``settings.batch`` fresh sequences of ``length`` tokens (default CURVE_FACTOR·L), keeping each
+    batch's mean next-token loss at each position.
+
+    A learned table is run on the first n tokens of the same sequences, n = :func:`readable_length`;
+    a causal model's loss at position t depends only on tokens 0 … t, so its curve is what it would
+    score on the full sequences, as far as it reaches. ``seed`` (default ``settings.seed``) names
+    the run and picks the data (:func:`evaluation_seeds`).
+    """
+    settings = _check_settings(settings)
+    seed = settings.seed if seed is None else check_int("seed", seed, 0)
+    length = CURVE_FACTOR * settings.length if length is None else check_int("length", length, 2)
+    if not isinstance(models, Mapping) or not models:
+        raise TypeError("models must be a non-empty dict of scheme name → TinyLM")
+    for name, model in models.items():
+        if not isinstance(model, TinyLM):
+            raise TypeError(f"models[{name!r}] must be a TinyLM, got {type(model).__name__}")
+    task = settings.task()
+    batches = [task.sample(settings.batch, length, torch.Generator().manual_seed(s))
+               for s in evaluation_seeds(seed, settings.eval_batches)]
+    losses = {}
+    for name, model in models.items():
+        n = readable_length(model, length)
+        was_training = model.training
+        model.eval()
+        try:
+            losses[name] = torch.stack([_loss_by_position(model, inputs[:, :n], targets[:, :n])
+                                        for inputs, targets in batches])
+        finally:
+            model.train(was_training)
+    return ShortContextRun(seed, settings.length, losses, task.floor_by_position(length))
+
+
+def _loss_by_position(model: TinyLM, inputs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """(n,) float64: the batch's mean cross-entropy at each position."""
+    device = next(model.parameters()).device
+    logits = model(inputs.to(device))
+    loss = F.cross_entropy(logits.transpose(1, 2), targets.to(device), reduction="none")
+    return loss.double().mean(0).cpu()
+
+
+# ---------------------------------------------------------------------------------------------
+# Orderings: which scheme beats which, and which of them hold for every seed
+
+
+def orderings(values: Mapping[str, float], margin: float = 0.0) -> list[tuple[str, str]]:
+    """Every pair (a, b) with values[a] + margin < values[b]: "a is lower than b by more than the
+    margin". nan values take part in no pair. Sorted by values[a], then values[b]."""
+    margin = _check_margin("margin", margin)
+    known = {name: float(v) for name, v in values.items() if not math.isnan(float(v))}
+    pairs = [(a, b) for a in known for b in known if known[a] + margin < known[b]]
+    return sorted(pairs, key=lambda p: (known[p[0]], known[p[1]]))
+
+
+def held_for_every(per_seed: Sequence[Iterable[tuple[str, str]]]) -> list[tuple[str, str]]:
+    """The pairs found in every one of ``per_seed`` (one list of pairs per seed), in the order of
+    the first list."""
+    if not per_seed:
+        raise ValueError("per_seed must hold the pairs of at least one seed")
+    sets = [set(pairs) for pairs in per_seed]
+    return [pair for pair in per_seed[0] if all(pair in s for s in sets)]
+
+
+class OrderingComparison(NamedTuple):
+    """A published (lower is better) table's orderings, checked in the toy's table."""
+
+    reproduced: list[tuple[str, str]]  # published a < b, and the toy has a < b by more than its margin
+    reversed: list[tuple[str, str]]  # published a < b, but the toy has b < a by more than its margin
+    unresolved: list[tuple[str, str]]  # published a < b, and the toy's two lie within its margin
+    toy_only: list[tuple[str, str]]  # the published two lie within their margin, the toy has a < b
+
+
+def compare_orderings(toy: Mapping[str, float], published: Mapping[str, float], margin: float = 0.0,
+                      published_margin: float = 0.0) -> OrderingComparison:
+    """Every pair of schemes in both tables, sorted into :class:`OrderingComparison`'s four lists.
+
+    A table orders a < b when a's value is below b's by more than its margin (``margin`` for the
+    toy, ``published_margin`` for the published table); pairs with a nan value are left out.
+    """
+    margin = _check_margin("margin", margin)
+    published_margin = _check_margin("published_margin", published_margin)
+    shared = [name for name in published if name in toy]
+    toy_pairs = set(orderings({name: toy[name] for name in shared}, margin))
+    known = {name for name in shared if not math.isnan(float(toy[name]))}
+    result = OrderingComparison([], [], [], [])
+    published_pairs = orderings({name: published[name] for name in known}, published_margin)
+    for a, b in published_pairs:
+        kind = result.reproduced if (a, b) in toy_pairs else result.reversed if (b, a) in toy_pairs else \
+            result.unresolved
+        kind.append((a, b))
+    ordered = set(published_pairs) | {(b, a) for a, b in published_pairs}
+    result.toy_only.extend(pair for pair in orderings({name: toy[name] for name in known}, margin)
+                           if pair not in ordered)
+    return result
+
+
+def _check_margin(name: str, margin) -> float:
+    margin = check_finite(name, margin)
+    if margin < 0:
+        raise ValueError(f"{name} must be a finite number ≥ 0, got {margin}")
+    return margin
+
+
+def perplexity_growth(table: Mapping[str, Sequence[float]]) -> dict[str, float]:
+    """scheme → last column ÷ first column: how much the perplexity grows from the training
+    length to the longest evaluation length (nan where the last column is nan)."""
+    return {name: float(row[-1]) / float(row[0]) for name, row in table.items()}
+
+
+def table_column(table: Mapping[str, Sequence[float]], index: int) -> dict[str, float]:
+    """scheme → the table's value in column ``index``."""
+    return {name: float(row[index]) for name, row in table.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the position back from hidden states
+
+
+class PositionProbe(NamedTuple):
+    """What a linear read-out of the position finds in a model's hidden states.
+
+    The probe is fitted on positions 0 … L−1 of one half of the sequences and read on the other
+    half, at every position (also past L, where it was never fitted).
+    """
+
+    r2_within: float  # R² of its reading on held-out tokens at positions 0 … L−1 (1: exact, 0: a constant)
+    reading: torch.Tensor  # (n,) float64: its mean reading at each position, over the held-out sequences
+
+
+@torch.no_grad()
+def position_probe(
+    model: TinyLM, task: Task, *, train_length: int, length: int, sequences: int = 128, layer: int = -1,
+    seed: int = 7,
+) -> PositionProbe:
+    """Fit a linear probe p̂ = h·w + c to the position p from the hidden state h (d_model,) of
+    ``layer`` (``TinyLM.hidden_states``: 0 is the input to the first layer, −1 the last layer's
+    output) and read it everywhere.
+
+    ``sequences`` sequences of ``length`` tokens are drawn from ``task`` with ``seed``; w and c are
+    fitted by least squares on the first half of them at positions 0 … L−1 (L = ``train_length``)
+    and applied to the second half at all positions.
+    """
+    if not isinstance(model, TinyLM):
+        raise TypeError(f"model must be a TinyLM, got {type(model).__name__}")
+    L = check_int("train_length", train_length, 2)
+    length = check_int("length", length, L)
+    sequences = check_int("sequences", sequences, 2)
+    layer = check_int("layer", layer, None)
+    if not -model.config.n_layers - 1 <= layer <= model.config.n_layers:
+        raise ValueError(f"layer must be an integer from {-model.config.n_layers - 1} to {model.config.n_layers}, "
+                         f"got {layer}")
+    length = readable_length(model, length)
+    inputs, _ = task.sample(sequences, length, torch.Generator().manual_seed(check_int("seed", seed, 0)))
+    was_training = model.training
+    model.eval()
+    try:
+        hidden = model.hidden_states(inputs)[layer].double()  # (sequences, length, d_model)
+    finally:
+        model.train(was_training)
+    hidden = torch.cat([hidden, torch.ones(*hidden.shape[:2], 1, dtype=hidden.dtype)], dim=-1)  # the constant c
+    half = sequences // 2
+    positions = torch.arange(length, dtype=torch.float64)
+    fit = hidden[:half, :L].reshape(-1, hidden.shape[-1])
+    weights, _ = _fit_linear_map(fit, positions[:L].repeat(half)[:, None])
+    reading = (hidden[half:] @ weights.T)[..., 0]  # (sequences − half, length)
+    within = reading[:, :L]
+    residual = ((within - positions[:L]) ** 2).sum()
+    spread = ((positions[:L] - positions[:L].mean()) ** 2).sum() * within.shape[0]
+    return PositionProbe(float(1 - residual / spread), reading.mean(0))

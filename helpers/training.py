@@ -1,0 +1,355 @@
+"""Stationary synthetic tasks, a seeded training loop with a progress bar, and loss by position.
+
+A task is a random token stream whose rule does not depend on the absolute position, so an
+ideal model's loss is flat along the sequence and any rise past the training length is the
+position encoding's fault. Streams come from a ``torch.Generator`` on the CPU, so a seed gives
+the same tokens on every platform. Each task knows its exact entropy floor: the expected
+next-token loss of the true conditional distribution, the best any model can reach.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+import sys
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ._checks import check_finite, check_int
+
+
+class Task:
+    """A stationary synthetic token stream. Subclasses give ``vocab_size`` and implement
+    ``stream``, ``floor_by_position``, ``token_names`` and ``describe``."""
+
+    vocab_size: int
+
+    def stream(self, batch: int, length: int, generator: torch.Generator) -> torch.Tensor:
+        """(batch, length) int64 tokens."""
+        raise NotImplementedError
+
+    def floor_by_position(self, length: int) -> torch.Tensor:
+        """(length,) float64: the exact least expected loss for the target at each input position."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """The rule in one sentence."""
+        raise NotImplementedError
+
+    def token_names(self) -> list[str]:
+        """How each token id is written in ``show``."""
+        return [str(i) for i in range(self.vocab_size)]
+
+    @property
+    def entropy_floor(self) -> float:
+        """The least expected next-token loss (nats) once every source is in view."""
+        raise NotImplementedError
+
+    def sample(
+        self, batch: int, length: int, generator: torch.Generator | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(inputs, targets), both (batch, length) int64 on the CPU: targets[:, t] is the token
+        after inputs[:, t]. ``generator``: a CPU ``torch.Generator`` (``None``: one seeded with 0)."""
+        batch = check_int("batch", batch, 1)
+        length = check_int("length", length, 1)
+        if generator is None:
+            generator = torch.Generator().manual_seed(0)
+        elif not isinstance(generator, torch.Generator) or generator.device.type != "cpu":
+            raise TypeError(f"generator must be a CPU torch.Generator, got {generator!r}")
+        tokens = self.stream(batch, length + 1, generator)
+        return tokens[:, :-1], tokens[:, 1:]
+
+    def show(self, tokens: torch.Tensor, width: int | None = None) -> str:
+        """One sequence of tokens (length,) as text, at most ``width`` tokens of it."""
+        tokens = torch.as_tensor(tokens)
+        if tokens.dim() != 1:
+            raise ValueError(f"tokens must have shape (length,), got shape {tuple(tokens.shape)}")
+        names = self.token_names()
+        shown = tokens if width is None else tokens[: check_int("width", width, 1)]
+        return " ".join(names[int(t)] for t in shown)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}: {self.describe()}"
+
+
+def _field_entropy(size: int, noise: float) -> float:
+    """Entropy (nats) of a value kept with probability 1 − noise, else redrawn uniformly from
+    ``size`` values (possibly itself): one value has 1 − noise + noise/size, the rest noise/size."""
+    keep = 1.0 - noise + noise / size
+    other = noise / size
+    return -keep * math.log(keep) - (size - 1) * (other * math.log(other) if other > 0 else 0.0)
+
+
+def _lagged_copies(batch: int, length: int, lag: int, size: int, noise: float, generator) -> torch.Tensor:
+    """(batch, length) values in 0 … size−1: value[t] = value[t − lag], redrawn uniformly with
+    probability ``noise``; the first ``lag`` values are uniform. Each residue class t mod lag is
+    an independent Markov chain started in its uniform stationary distribution."""
+    fresh = torch.randint(0, size, (batch, length), generator=generator)
+    redraw = torch.rand(batch, length, generator=generator, dtype=torch.float64) < noise
+    index = torch.arange(length).expand(batch, length)
+    redraw = redraw | (index < lag)
+    last_redraw = torch.where(redraw, index, torch.zeros_like(index))
+    chains = -(-length // lag)
+    padded = F.pad(last_redraw, (0, chains * lag - length)).view(batch, chains, lag)
+    last_redraw = padded.cummax(dim=1).values.flatten(1)[:, :length]
+    return fresh.gather(1, last_redraw)
+
+
+class LetterDigitCopy(Task):
+    """Each token is a letter–digit pair: its letter repeats the letter ``short`` tokens back,
+    its digit repeats the digit ``long`` tokens back, and each is redrawn at random with
+    probability ``noise``.
+
+    Token id = letters_index · digits + digit_index, vocab_size = letters × digits (16 by
+    default: A–D × 0–3). The two fields are independent, so the exact floor is the sum of two
+    field entropies: a field that can be copied costs
+        H(noise, n) = −(1 − noise + noise/n)·ln(1 − noise + noise/n) − (n − 1)·(noise/n)·ln(noise/n),
+    one whose source lies before the start of the sequence costs ln n (uniform). The target at
+    input position t is token t + 1, so the floor is ln 16 for t + 1 < short, then
+    H_letters + ln(digits) until t + 1 ≥ long, then H_letters + H_digits from there on.
+    """
+
+    def __init__(self, short: int = 3, long: int = 8, letters: int = 4, digits: int = 4, noise: float = 0.1):
+        self.short = check_int("short", short, 1)
+        self.long = check_int("long", long, 1)
+        if self.long <= self.short:
+            raise ValueError(f"long must be greater than short = {self.short}, got {self.long}")
+        self.letters = check_int("letters", letters, 1)
+        if self.letters > 26:
+            raise ValueError(f"letters must be an integer in 1 … 26, got {self.letters}")
+        self.digits = check_int("digits", digits, 1)
+        if self.digits > 10:
+            raise ValueError(f"digits must be an integer in 1 … 10, got {self.digits}")
+        self.noise = check_finite("noise", noise)
+        if not 0.0 < self.noise <= 1.0:
+            raise ValueError(f"noise must be a probability in (0, 1], got {self.noise}")
+        self.vocab_size = self.letters * self.digits
+
+    def stream(self, batch, length, generator):
+        letter = _lagged_copies(batch, length, self.short, self.letters, self.noise, generator)
+        digit = _lagged_copies(batch, length, self.long, self.digits, self.noise, generator)
+        return letter * self.digits + digit
+
+    def split(self, tokens: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(letter index, digit index) of each token id."""
+        return tokens // self.digits, tokens % self.digits
+
+    def token_names(self):
+        return [string.ascii_uppercase[i // self.digits] + str(i % self.digits) for i in range(self.vocab_size)]
+
+    def floor_by_position(self, length):
+        length = check_int("length", length, 1)
+        target = torch.arange(1, length + 1)  # the target at input position t is token t + 1
+        h_letter = torch.where(
+            target < self.short, math.log(self.letters), _field_entropy(self.letters, self.noise)
+        )
+        h_digit = torch.where(target < self.long, math.log(self.digits), _field_entropy(self.digits, self.noise))
+        return (h_letter + h_digit).to(torch.float64)
+
+    @property
+    def entropy_floor(self):
+        return _field_entropy(self.letters, self.noise) + _field_entropy(self.digits, self.noise)
+
+    def describe(self):
+        return (
+            f"each token is a letter–digit pair whose letter repeats the letter {self.short} tokens back "
+            f"and whose digit repeats the digit {self.long} tokens back, each redrawn at random "
+            f"{self.noise:.0%} of the time"
+        )
+
+
+# --- training ----------------------------------------------------------------------------------
+
+
+def _in_notebook_kernel() -> bool:
+    shell = sys.modules.get("IPython")
+    if shell is None:
+        return False
+    ip = shell.get_ipython()
+    return ip is not None and getattr(ip, "kernel", None) is not None
+
+
+class _Progress:
+    """A progress bar that prints nothing a notebook would keep as text.
+
+    In a Jupyter kernel with ipywidgets (7 or 8): tqdm's widget bar, displayed with only its
+    widget-view MIME type (no text/plain repr, which notebook regression runs would compare).
+    Elsewhere: tqdm's text bar on stderr. ``enabled=False``: nothing at all.
+    """
+
+    def __init__(self, total: int, description: str, enabled: bool):
+        self.bar = None
+        if not enabled:
+            return
+        if _in_notebook_kernel():
+            try:
+                from IPython.display import display
+                from tqdm.notebook import tqdm as notebook_tqdm
+            except ImportError:
+                return
+            try:
+                self.bar = notebook_tqdm(total=total, desc=description, display=False, leave=True)
+            except ImportError:  # tqdm found no usable ipywidgets
+                return
+            view = {"version_major": 2, "version_minor": 0, "model_id": self.bar.container.model_id}
+            display({"application/vnd.jupyter.widget-view+json": view}, raw=True)
+        else:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=description, file=sys.stderr, leave=False)
+
+    def update(self, loss: float) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"loss {loss:.3f}", refresh=False)
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _model_device(model: nn.Module) -> torch.device:
+    parameter = next(model.parameters(), None)
+    return torch.device("cpu") if parameter is None else parameter.device
+
+
+def _adamw(model: nn.Module, lr: float) -> torch.optim.Optimizer:
+    """AdamW without weight decay; PyTorch's fused kernel where the parameters' device has one
+    (CPU and CUDA): a third of the time of the default for a model this small."""
+    parameters = list(model.parameters())
+    if parameters and all(p.device.type in ("cpu", "cuda") for p in parameters):
+        return torch.optim.AdamW(parameters, lr=lr, weight_decay=0.0, fused=True)
+    return torch.optim.AdamW(parameters, lr=lr, weight_decay=0.0)
+
+
+def learning_rate(step: int, steps: int, lr: float, warmup: int) -> float:
+    """Linear warm-up over ``warmup`` steps, then cosine decay to lr/10 at the last step."""
+    if step < warmup:
+        return lr * (step + 1) / warmup
+    progress = (step - warmup) / max(1, steps - 1 - warmup)
+    return lr * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * progress)))
+
+
+def train(
+    model: nn.Module,
+    task: Task,
+    *,
+    steps: int,
+    batch: int = 32,
+    length: int = 64,
+    lr: float = 1e-2,
+    seed: int = 0,
+    progress: bool = True,
+    description: str | None = None,
+    threads: int | None = None,
+) -> list[float]:
+    """Train ``model`` (tokens → logits) on fresh batches of ``task`` with AdamW and return the
+    loss of every step (nats, mean next-token cross-entropy).
+
+    Batches come from a generator seeded with ``seed``, so the same model initialisation and
+    seed give the same run. The learning rate warms up linearly over the first 10 % of steps
+    (at most 30), then decays along a cosine to lr/10 (``learning_rate``). ``threads`` sets
+    torch's CPU threads for the run and restores the previous setting afterwards (``None``: as
+    they are); the last digits of the losses depend on it.
+    """
+    steps = check_int("steps", steps, 1)
+    batch = check_int("batch", batch, 1)
+    length = check_int("length", length, 1)
+    lr = check_finite("lr", lr)
+    if lr <= 0:
+        raise ValueError(f"lr must be a finite number > 0, got {lr}")
+    seed = check_int("seed", seed, 0)
+    threads = None if threads is None else check_int("threads", threads, 1)
+    if not isinstance(task, Task):
+        raise TypeError(f"task must be a helpers.Task, got {type(task).__name__}")
+    vocab = getattr(getattr(model, "config", None), "vocab_size", None)
+    if vocab is not None and vocab != task.vocab_size:
+        raise ValueError(f"the model's vocab_size = {vocab} differs from the task's vocab_size = {task.vocab_size}")
+
+    device = _model_device(model)
+    generator = torch.Generator().manual_seed(seed)
+    optimiser = _adamw(model, lr)
+    warmup = min(30, max(1, steps // 10))
+    was_training, previous_threads = model.training, torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
+    model.train()
+    bar = _Progress(steps, description or getattr(getattr(model, "scheme", None), "name", "training"), progress)
+    losses = []
+    try:
+        for step in range(steps):
+            for group in optimiser.param_groups:
+                group["lr"] = learning_rate(step, steps, lr, warmup)
+            inputs, targets = task.sample(batch, length, generator)
+            inputs, targets = inputs.to(device), targets.to(device)
+            logits = model(inputs)
+            loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten())
+            optimiser.zero_grad(set_to_none=True)
+            loss.backward()
+            optimiser.step()
+            losses.append(loss.item())
+            bar.update(losses[-1])
+    finally:
+        bar.close()
+        model.train(was_training)
+        torch.set_num_threads(previous_threads)
+    return losses
+
+
+@torch.no_grad()
+def loss_by_position(
+    model: nn.Module, task: Task, *, length: int, batches: int = 8, batch: int = 32, seed: int = 1
+) -> torch.Tensor:
+    """Mean next-token loss (nats) at each position: a (length,) float64 tensor, averaged over
+    ``batches`` batches of ``batch`` sequences drawn with a generator seeded with ``seed``."""
+    length = check_int("length", length, 1)
+    batches = check_int("batches", batches, 1)
+    batch = check_int("batch", batch, 1)
+    seed = check_int("seed", seed, 0)
+    device = _model_device(model)
+    generator = torch.Generator().manual_seed(seed)
+    was_training = model.training
+    model.eval()
+    total = torch.zeros(length, dtype=torch.float64)
+    try:
+        for _ in range(batches):
+            inputs, targets = task.sample(batch, length, generator)
+            logits = model(inputs.to(device))
+            loss = F.cross_entropy(logits.transpose(1, 2), targets.to(device), reduction="none")
+            total += loss.double().mean(0).cpu()
+    finally:
+        model.train(was_training)
+    return total / batches
+
+
+@dataclass(frozen=True)
+class ShortContext:
+    """The "train short, test long" experiment of lessons 08 and 09, in one place: every scheme is
+    trained on the same task at ``length`` tokens with the same budget, then evaluated by position
+    up to ``eval_length``. ``scheme_options`` gives the per-scheme settings that depend on the
+    lengths (the learned table has a row for every evaluated position; T5's last bucket starts at
+    the training length)."""
+
+    length: int = 64
+    eval_length: int = 256
+    steps: int = 300
+    batch: int = 32
+    lr: float = 1e-2
+    seed: int = 0
+    eval_batches: int = 8
+
+    def task(self) -> Task:
+        return LetterDigitCopy()
+
+    def scheme_options(self, name: str) -> dict:
+        return {"learned": {"max_len": self.eval_length}, "t5": {"max_distance": self.length}}.get(name, {})
+
+    def train_kwargs(self) -> dict:
+        """Keyword arguments for :func:`train` (add ``seed`` to change it)."""
+        return {"steps": self.steps, "batch": self.batch, "length": self.length, "lr": self.lr, "seed": self.seed}
+
+
+SHORT_CONTEXT = ShortContext()

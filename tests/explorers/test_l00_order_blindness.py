@@ -1,0 +1,34 @@
+"""Lesson 00's explorer: the dropdown of orders and what each shows."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+import helpers as H  # noqa: E402
+from helpers.explorers import order_explorer  # noqa: E402
+from helpers.live import REGISTRY  # noqa: E402
+
+
+def test_every_order_is_offered_and_shows_its_snapshot():
+    args = REGISTRY["order_explorer"].example()
+    live = order_explorer(**args)
+    control = live.controls["order"]
+    assert [label for label, _ in control.options][:2] == ["dog bites man", "dog man bites"]
+    assert len(control.options) == 6
+    live.set(order=(2, 1, 0))
+    plain, with_position = (im.get_array() for im in (live.fig.axes[0].images[0], live.fig.axes[1].images[0]))
+    snap = H.order_snapshot(args["mha"], args["x"], (2, 1, 0), args["position"])
+    assert torch.allclose(torch.as_tensor(plain.data), snap.weights_plain)
+    assert torch.allclose(torch.as_tensor(with_position.data), snap.weights_with_position)
+    bars = live.fig.axes[2].patches
+    assert [b.get_height() for b in bars] == pytest.approx([snap.moved_plain, snap.moved_with_position])
+    assert [t.get_text() for t in live.fig.axes[0].get_xticklabels()] == ["man", "bites", "dog"]
+
+
+def test_bad_input_is_named():
+    args = REGISTRY["order_explorer"].example()
+    with pytest.raises(ValueError, match="position"):
+        order_explorer(**{**args, "position": args["position"][:2]})

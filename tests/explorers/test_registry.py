@@ -1,0 +1,96 @@
+"""Every registered explorer, read from the one registry: it builds outside its lesson, renders
+at the course's dpi, every control changes the picture without adding or removing artists, and
+the registry and the notebooks agree on which explorers exist.
+
+Runs in both environments (ipywidgets 8 here, ipywidgets 7.7.1 in the Colab-like one).
+"""
+
+import json
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from helpers import explorers  # noqa: E402
+from helpers.live import REGISTRY, LiveFigure  # noqa: E402
+from helpers.plots import COURSE_DPI  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+USE = re.compile(r"\bexplorers\.(\w+)\(")
+
+
+def used_in_notebooks() -> dict[str, set[str]]:
+    """explorer name → stems of the notebooks whose code calls ``explorers.<name>(``."""
+    used: dict[str, set[str]] = {}
+    for path in NOTEBOOKS:
+        cells = json.loads(path.read_text())["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        for name in USE.findall(code):
+            used.setdefault(name, set()).add(path.stem)
+    return used
+
+
+def drawn(fig) -> list[int]:
+    """What update() may change but must never add or remove (ticks are matplotlib's own)."""
+    return [len(group) for ax in fig.axes for group in (ax.lines, ax.collections, ax.texts, ax.patches, ax.images)]
+
+
+def other_values(control) -> list:
+    """Values one notch away from the current one, and both ends of the control's range."""
+    if hasattr(control, "options"):
+        values = [o[1] if isinstance(o, tuple) else o for o in control.options]
+        i = values.index(control.value)
+        candidates = [values[i + 1] if i + 1 < len(values) else values[i - 1], values[-1], values[0]]
+    elif hasattr(control, "base"):  # a log slider: min, max and step are exponents
+        up = control.value * control.base**control.step
+        near = up if up <= control.base**control.max else control.value / control.base**control.step
+        candidates = [near, control.base**control.max, control.base**control.min]
+    else:
+        step = control.step
+        near = control.value + step if control.value + step <= control.max else control.value - step
+        candidates = [near, control.max, control.min]
+    return [v for i, v in enumerate(candidates) if v not in candidates[:i]]
+
+
+def test_the_registry_holds_every_explorer_module():
+    assert set(REGISTRY) == set(explorers.__all__) and len(REGISTRY) >= 7
+    stems = {p.stem for p in NOTEBOOKS}
+    for name, entry in REGISTRY.items():
+        assert getattr(explorers, name) is entry.build
+        assert entry.lesson in stems, f"{name}: its module names lesson {entry.lesson}, which has no notebook"
+
+
+def test_every_notebook_explorer_is_registered_and_every_registered_one_is_used():
+    used = used_in_notebooks()
+    assert used, "no notebook calls an explorer"
+    unregistered = sorted(set(used) - set(REGISTRY))
+    assert not unregistered, f"notebooks call explorers that are not registered: {unregistered}"
+    unused = sorted(set(REGISTRY) - set(used))
+    assert not unused, f"registered explorers no notebook uses: {unused}"
+    for name, stems in used.items():
+        assert stems == {REGISTRY[name].lesson}, f"{name} belongs to {REGISTRY[name].lesson} but is used in {stems}"
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_explorer_builds_renders_and_every_control_changes_the_picture(name):
+    entry = REGISTRY[name]
+    live = entry.build_example()
+    assert isinstance(live, LiveFigure)
+    assert live.fig.dpi == COURSE_DPI
+    assert entry.moves in live.controls, f"{name}: moves {entry.moves!r}, not one of {list(live.controls)}"
+    artists = drawn(live.fig)
+    for key, control in live.controls.items():
+        start = control.value
+        for value in other_values(control):
+            before = live.png
+            control.value = value
+            assert live.png.startswith(b"\x89PNG") and live.png != before, f"{name}: moving {key} changed nothing"
+            assert drawn(live.fig) == artists, f"{name}: moving {key} added or removed artists"
+        live.set(**{key: start})
+    plt.close(live.fig)

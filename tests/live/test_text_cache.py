@@ -1,0 +1,85 @@
+"""The text cache of helpers.live.text_cache: on only for the Matplotlib versions it was checked
+against, and pixel for pixel the same as a stock draw wherever it is on.
+
+Runs in both environments: Matplotlib 3.11 (cache on) and the Colab-like 3.10 (cache off, the
+stock renderer draws, and these tests check that the fallback is the stock path).
+"""
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from helpers.live import render_png, text_cache  # noqa: E402
+
+
+def pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def text_heavy_figure():
+    """Ticks, titles, a legend, rotated and mathtext labels, at a dpi that puts glyphs at
+    fractional pixel positions."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(5, 2.5), dpi=83)
+    a.plot(np.arange(10), np.sin(np.arange(10)), label="sin(p·ω)")
+    a.set_title("PE[20]  (norm 8 = √(d/2))", fontsize=9)
+    a.legend(fontsize=7)
+    a.set_xticks(range(0, 10, 3), ["zero", "three", "six", "nine"], rotation=33)
+    b.text(0.5, 0.5, r"$\omega_i = b^{-2i/d}$ and plain", ha="center", rotation=-71)
+    b.set_xlabel("dimension", fontsize=11.5)
+    fig.suptitle("k = 10.   grey: PE(0),   red: M_k·PE(0) = PE(10)")
+    return fig
+
+
+def stock_pixels(fig) -> np.ndarray:
+    """The figure drawn by a stock Agg renderer of its own (never one that caches)."""
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    assert type(canvas.get_renderer()) is RendererAgg
+    return np.asarray(canvas.buffer_rgba())[..., :3].copy()
+
+
+def test_the_gate_follows_the_checked_versions():
+    assert text_cache.supported() == (text_cache._version(matplotlib.__version__) in text_cache.CHECKED_VERSIONS
+                                      and text_cache.supported("3.11.0"))
+    assert not text_cache.supported("3.10.0") and not text_cache.supported("3.12.0")
+    assert not text_cache.supported("4.0.0rc1")
+
+
+def test_cached_draws_are_pixel_identical_to_stock_draws():
+    """The same figure built twice: one drawn again and again through the cache, the other by a
+    fresh stock renderer after each change."""
+    fig, reference = text_heavy_figure(), text_heavy_figure()
+    assert np.array_equal(pixels(render_png(fig, cache_text=True)), stock_pixels(reference))
+    assert (type(fig.canvas.get_renderer()) is not RendererAgg) == text_cache.supported()
+    for title in ("another title", "PE[20]  (norm 8 = √(d/2))", "another title"):  # new text, then cached text
+        for f in (fig, reference):
+            f.axes[0].set_title(title, fontsize=9)
+        assert np.array_equal(pixels(render_png(fig, cache_text=True)), stock_pixels(reference))
+    plt.close(fig)
+    plt.close(reference)
+
+
+def test_the_cache_is_used_where_supported():
+    fig = text_heavy_figure()
+    render_png(fig, cache_text=True)
+    render_png(fig, cache_text=True)
+    renderer = fig.canvas.get_renderer()
+    if not text_cache.supported():
+        pytest.skip(f"no text cache with Matplotlib {matplotlib.__version__}: the stock renderer draws")
+    assert renderer.__dict__["_layouts"] and renderer.__dict__["_glyphs"]
+    plt.close(fig)
+
+
+def test_without_cache_text_the_renderer_stays_stock():
+    fig = text_heavy_figure()
+    render_png(fig)
+    assert type(fig.canvas.get_renderer()) is RendererAgg
+    plt.close(fig)

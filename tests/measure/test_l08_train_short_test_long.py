@@ -1,0 +1,169 @@
+"""Lesson 08's measurements (helpers.measure.l08_train_short_test_long): band means, the toy
+lengths, orderings and their comparison with a published table, evaluation of trained models and
+the position probe, against values worked by hand and independent computations."""
+
+import dataclasses
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import helpers as H
+from helpers.measure import l08_train_short_test_long as M
+
+# A small, fast version of the experiment: same task and schemes, tiny budget.
+TINY = dataclasses.replace(H.SHORT_CONTEXT, steps=2, batch=4, eval_batches=2)
+
+
+# --- lengths and bands --------------------------------------------------------------------------
+
+
+def test_toy_lengths_keep_press_ratios():
+    assert M.toy_lengths(512) == (512, 1012, 1512, 2512)
+    assert M.toy_lengths(64) == (64, 126, 189, 314)  # 64·1012/512 = 126.5 rounds to even, 64·2512/512 = 314
+    assert M.toy_lengths(128) == (128, 253, 378, 628)
+
+
+def test_band_means_by_hand():
+    curve = torch.arange(320, dtype=torch.float64)  # the loss at position t is t
+    assert tuple(M.band_means(curve, 64)) == (31.5, 95.5, 191.5)  # means of 0…63, 64…127, 128…255
+    short = M.band_means(curve[:200], 64)  # the last band needs 256 positions
+    assert short[:2] == (31.5, 95.5) and math.isnan(short.to_4l)
+    with pytest.raises(ValueError, match="curve"):
+        M.band_means(curve[None], 64)
+
+
+# --- orderings ------------------------------------------------------------------------------------
+
+
+def test_orderings_respect_the_margin_and_skip_nan():
+    values = {"a": 1.0, "b": 1.01, "c": 2.0, "d": math.nan}
+    assert M.orderings(values) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert M.orderings(values, margin=0.02) == [("a", "c"), ("b", "c")]
+    with pytest.raises(ValueError, match="margin"):
+        M.orderings(values, margin=-1)
+
+
+def test_held_for_every_keeps_the_pairs_of_every_list():
+    per_seed = [[("a", "b"), ("a", "c"), ("b", "c")], [("a", "c"), ("b", "c")], [("b", "c"), ("a", "c"), ("c", "d")]]
+    assert M.held_for_every(per_seed) == [("a", "c"), ("b", "c")]
+    with pytest.raises(ValueError, match="per_seed"):
+        M.held_for_every([])
+
+
+def test_press_table_orderings_by_hand():
+    log_table = {name: [math.log(v) for v in row] for name, row in M.PRESS_TABLE_2.items()}
+    # at 512 tokens the four lie within ln(20.07 / 19.65) ≈ 0.021 of each other
+    assert M.orderings(M.table_column(log_table, 0), 0.05) == []
+    # at 2512: ALiBi 18.41 < T5 20.41 < rotary 31.58 < sinusoidal 132.41, every gap above 5 %
+    assert set(M.orderings(M.table_column(log_table, 3), 0.05)) == {
+        ("alibi", "t5"), ("alibi", "rope"), ("alibi", "sinusoidal"), ("t5", "rope"), ("t5", "sinusoidal"),
+        ("rope", "sinusoidal")}
+    growth = M.perplexity_growth(M.PRESS_TABLE_2)
+    assert growth["sinusoidal"] == pytest.approx(132.41 / 20.05)
+    assert sorted(growth, key=growth.get) == ["alibi", "t5", "rope", "sinusoidal"]
+
+
+def test_compare_orderings_sorts_each_pair_once():
+    # published, margin 0.05: a < b < c, b < d, a < d; c and d tie (3.0 vs 3.01)
+    published = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 3.01}
+    toy = {"a": 1.0, "b": 0.5, "c": 1.005, "d": 2.0, "e": 0.0}  # e is not published: left out
+    result = M.compare_orderings(toy, published, margin=0.01, published_margin=0.05)
+    assert set(result.reproduced) == {("a", "d"), ("b", "c"), ("b", "d")}
+    assert result.reversed == [("a", "b")]  # the toy has b below a
+    assert result.unresolved == [("a", "c")]  # the toy's 1.0 and 1.005 lie within 0.01
+    assert result.toy_only == [("c", "d")]  # published tie, ordered by the toy
+
+
+def test_compare_orderings_leaves_out_nan():
+    result = M.compare_orderings({"a": 1.0, "b": math.nan}, {"a": 1.0, "b": 2.0})
+    assert result == M.OrderingComparison([], [], [], [])
+
+
+# --- models, evaluation and the probe -----------------------------------------------------------
+
+
+def test_models_follow_the_seed_and_the_settings():
+    a, b, c = (M.build_model("learned", TINY, seed) for seed in (3, 3, 4))
+    assert torch.equal(a.scheme.table.table.weight, b.scheme.table.table.weight)
+    assert not torch.equal(a.scheme.table.table.weight, c.scheme.table.table.weight)
+    assert a.scheme.max_len == TINY.eval_length
+    assert M.build_model("t5", TINY).scheme.max_distance == TINY.length
+    state = torch.random.get_rng_state()
+    M.build_model("rope", TINY, 5)
+    assert torch.equal(state, torch.random.get_rng_state())  # the global generator is left alone
+    with pytest.raises(ValueError, match="shaw"):
+        M.build_model("shaw", TINY)
+
+
+def test_readable_length_stops_at_the_learned_table():
+    assert M.readable_length(M.build_model("learned", TINY), 320) == TINY.eval_length == 256
+    assert M.readable_length(M.build_model("learned", TINY), 100) == 100
+    assert M.readable_length(M.build_model("rope", TINY), 320) == 320
+
+
+def test_evaluation_matches_a_cross_entropy_by_hand():
+    models = {name: M.build_model(name, TINY, 1) for name in ("rope", "learned")}
+    run = M.evaluate_models(models, TINY, seed=1, length=300)
+    assert run.losses["rope"].shape == (TINY.eval_batches, 300)
+    assert run.losses["learned"].shape == (TINY.eval_batches, 256)
+    assert run.floor.shape == (300,)
+    for b, data_seed in enumerate(M.evaluation_seeds(1, TINY.eval_batches)):
+        inputs, targets = TINY.task().sample(TINY.batch, 300, torch.Generator().manual_seed(data_seed))
+        with torch.no_grad():
+            logits = models["rope"](inputs)
+            by_hand = torch.stack([F.cross_entropy(logits[:, t], targets[:, t]) for t in range(300)]).double()
+            logits = models["learned"](inputs[:, :256])
+            learned = torch.stack([F.cross_entropy(logits[:, t], targets[:, t]) for t in range(256)]).double()
+        assert torch.allclose(run.losses["rope"][b], by_hand, atol=1e-5)
+        assert torch.allclose(run.losses["learned"][b], learned, atol=1e-5)
+    curve = run.curve("rope")
+    assert run.prefix_losses(126)["rope"] == pytest.approx(float(curve[:126].mean()))
+    assert run.perplexity("rope", 126) == pytest.approx(math.exp(float(curve[:126].mean())))
+    assert math.isnan(run.prefix_losses(300)["learned"])
+    table = run.toy_table_2()
+    assert table["rope"][0] == pytest.approx(math.exp(float(curve[:64].mean())))
+    assert math.isnan(table["learned"][3])  # 314 tokens: past the table
+
+
+def test_training_changes_the_models_and_follows_the_seed():
+    first = M.train_models(TINY, seed=2, schemes=("alibi",), progress=False, threads=1)["alibi"]
+    again = M.train_models(TINY, seed=2, schemes=("alibi",), progress=False, threads=1)["alibi"]
+    untrained = M.build_model("alibi", TINY, 2)
+    assert all(torch.equal(p, q) for p, q in zip(first.parameters(), again.parameters(), strict=True))
+    assert not torch.equal(first.head.weight, untrained.head.weight)
+
+
+def test_probe_reads_the_sinusoidal_code_exactly_and_nothing_from_token_embeddings():
+    task = TINY.task()
+    # layer 0 of a sinusoidal model is token embedding + PE(p): the position is a linear read-out
+    exact = M.position_probe(M.build_model("sinusoidal", TINY), task, train_length=64, length=96, layer=0)
+    assert exact.r2_within > 0.999
+    assert torch.allclose(exact.reading[:64], torch.arange(64, dtype=torch.float64), atol=1e-3)
+    # layer 0 of a model with no position signal holds the token alone: the best linear read-out is
+    # about the mean position, 31.5, everywhere
+    blind = M.position_probe(M.build_model("none", TINY), task, train_length=64, length=96, layer=0)
+    assert abs(blind.r2_within) < 0.05
+    assert torch.allclose(blind.reading, torch.full((96,), 31.5, dtype=torch.float64), atol=2.0)
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"layer": 3}, "layer must be an integer from -3 to 2"), ({"train_length": 1}, "train_length"),
+    ({"length": 10}, "length"), ({"sequences": 1}, "sequences")])
+def test_probe_bad_input_is_named(kwargs, words):
+    args = {"train_length": 16, "length": 32, **kwargs}
+    with pytest.raises(ValueError, match=words):
+        M.position_probe(M.build_model("none", TINY), TINY.task(), **args)
+
+
+def test_bad_input_is_named():
+    with pytest.raises(TypeError, match="settings"):
+        M.train_models({"length": 64})
+    with pytest.raises(ValueError, match="schemes"):
+        M.train_models(TINY, schemes=("rope", "bogus"))
+    with pytest.raises(TypeError, match="models"):
+        M.evaluate_models([], TINY)
+    run = M.evaluate_models({"rope": M.build_model("rope", TINY)}, TINY, length=70)
+    with pytest.raises(ValueError, match="name"):
+        run.curve("alibi")

@@ -1,0 +1,314 @@
+"""Lesson 09's measurements (helpers.measure.l09_stretching_rope): the per-pair picture, unseen
+angles, the interpolation blur, the dynamic-NTK cache mismatch and the stretch experiment, against
+values worked out by hand."""
+
+import math
+
+import pytest
+import torch
+
+import helpers as H
+from helpers.measure import l09_stretching_rope as S
+
+TAU = 2 * math.pi
+TOY = S.MODEL_SHAPES[2]  # d 16, base 10⁴, L 64: ω_i = 10^(−i/2)
+
+
+def toy_picture(method, factor):
+    return S.pair_picture(method, factor, head_dim=TOY.head_dim, base=TOY.base, original_max_len=TOY.original_max_len)
+
+
+# --- the per-pair picture ------------------------------------------------------------------
+
+
+def test_toy_yarn_scales_by_hand():
+    # Pair i turns r_i = 64·10^(−i/2)/2π times within L: 10.19, 3.22, 1.02, 0.32, …
+    # YaRN's ramp runs in the pair index between the pairs where r = 32 and r = 1:
+    # i(32) = 16·ln(64/(2π·32)) / (2·ln 10⁴) = −0.99 → floor −1, kept at 0; i(1) = 2.02 → ceil 3.
+    # Interpolated share of pair i: i/3, so 1/s_i = (1 − i/3) + (i/3)/4: s = 1, 4/3, 2, then 4.
+    p = toy_picture("yarn", 4.0)
+    assert p.scale.tolist() == pytest.approx([1.0, 4 / 3, 2.0, 4.0, 4.0, 4.0, 4.0, 4.0], rel=1e-12)
+    assert p.kinds == ("extrapolated", "blended", "blended") + ("interpolated",) * 5
+    assert p.attention_scale == pytest.approx(0.1 * math.log(4.0) + 1.0)
+    assert p.relative_wavelength.tolist() == pytest.approx([TAU * 10 ** (i / 2) / 64 for i in range(8)])
+
+
+def test_toy_llama3_scales_by_hand():
+    # Llama 3's ramp runs in r: kept share (r − 1)/(4 − 1), clipped to [0, 1].
+    # r_0 = 10.186 ≥ 4: kept. r_1 = 3.2211: share 0.74037, 1/s = 0.74037 + 0.25963/4 = 0.80528.
+    # r_2 = 1.01859: share 0.0061974, 1/s = 0.0061974 + 0.9938026/4 = 0.2546481. r ≤ 1 from pair 3 on.
+    p = toy_picture("llama3", 4.0)
+    assert p.scale[0].item() == 1.0
+    assert p.scale[1].item() == pytest.approx(1 / 0.80528, rel=1e-4)
+    assert p.scale[2].item() == pytest.approx(1 / 0.2546481, rel=1e-5)
+    assert p.scale[3:].tolist() == pytest.approx([4.0] * 5)
+    assert (p.count("extrapolated"), p.count("blended"), p.count("interpolated")) == (1, 2, 5)
+    assert p.attention_scale == 1.0
+
+
+def test_linear_ntk_dynamic_and_plain_by_hand():
+    assert toy_picture("linear", 3.0).scale.tolist() == pytest.approx([3.0] * 8)
+    assert toy_picture("linear", 3.0).pairs("interpolated") == list(range(8))
+    # NTK: s_i = factor^(2i/(d−2)) = 4^(i/7): 1 for the fastest pair, 4 for the slowest.
+    ntk = toy_picture("ntk", 4.0)
+    assert ntk.scale.tolist() == pytest.approx([4 ** (i / 7) for i in range(8)], rel=1e-12)
+    assert ntk.kinds[0] == "extrapolated" and ntk.kinds[-1] == "interpolated" and ntk.count("blended") == 6
+    # dynamic, asked for n = 4·64 = 256 with configured factor 1: effective factor 256/64 = 4, the same as ntk.
+    dynamic = toy_picture("dynamic", 4.0)
+    assert dynamic.factor == 4.0 and torch.equal(dynamic.scale, ntk.scale)
+    plain = toy_picture("plain", 4.0)
+    assert plain.scale.tolist() == [1.0] * 8 and plain.count("extrapolated") == 8
+
+
+def test_published_cut_offs():
+    llama31 = S.shape_pictures(S.MODEL_SHAPES[1], 8.0)["llama3"]
+    assert llama31.pairs("extrapolated") == list(range(29)) and llama31.pairs("blended") == list(range(29, 35))
+    assert llama31.count("interpolated") == 29
+    for factor in (2.0, 4.0, 16.0, 32.0):
+        yarn = S.shape_pictures(S.MODEL_SHAPES[0], factor)["yarn"]
+        assert yarn.pairs("extrapolated") == list(range(21)) and yarn.pairs("interpolated") == list(range(46, 64))
+
+
+def test_every_method_is_the_identity_at_factor_one():
+    for method, picture in S.shape_pictures(TOY, 1.0, S.STRETCHES).items():
+        assert picture.scale.tolist() == pytest.approx([1.0] * 8), method
+        assert picture.attention_scale == 1.0
+
+
+def test_picture_bad_input():
+    with pytest.raises(ValueError, match="method must be one of"):
+        toy_picture("rope", 2.0)
+    with pytest.raises(ValueError, match="factor"):
+        toy_picture("linear", 0.5)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        toy_picture("linear", 2.0).count("kept")
+    with pytest.raises(TypeError, match="shape must be a ModelShape"):
+        S.shape_pictures((16, 1e4, 64), 2.0)
+
+
+# --- unseen angles and the blur ------------------------------------------------------------
+
+
+def test_unseen_angles_by_hand():
+    # ω = 1, L = 4: training offsets 0 … 3 give angles 0, 1, 2, 3 rad. Offset 4 is 1 rad from 3;
+    # offset 5 is 2π − 5 = 1.2832 rad from 0 (mod 2π) and 2 rad from 3: the largest gap is 1.2832.
+    u = S.unseen_angles(torch.tensor([1.0], dtype=torch.float64), 4, 6)
+    assert u.largest_gap.item() == pytest.approx(TAU - 5)
+    assert u.turns_within_l.item() == pytest.approx(3 / TAU)
+    # A quarter turn per step: offsets 0 … 3 already visit all four angles it can ever reach.
+    quarter = S.unseen_angles(torch.tensor([TAU / 4], dtype=torch.float64), 4, 40)
+    assert quarter.largest_gap.item() == pytest.approx(0.0, abs=1e-12)
+
+
+def test_unseen_angles_llama2_follow_yarn_cut_off():
+    # Llama 2 at 4×: pairs that turn at least once within L only revisit angles; the others
+    # (from pair 46 on, the ones YaRN fully interpolates) meet angles far from any seen in training.
+    u = S.unseen_angles(H.frequencies(128, 10000.0, torch.float64), 4096, 4 * 4096)
+    assert bool((u.largest_gap[:46] < 0.05).all()) and bool((u.largest_gap[46:] > 0.4).all())
+    assert bool((u.turns_within_l[:46] > 1).all()) and bool((u.turns_within_l[46:] < 1).all())
+
+
+def test_unseen_angles_bad_input():
+    with pytest.raises(ValueError, match="length must be an integer"):
+        S.unseen_angles(torch.ones(2, dtype=torch.float64), 64, 64)
+    with pytest.raises(ValueError, match="inv_freq must hold finite frequencies"):
+        S.unseen_angles(torch.tensor([1.0, -1.0]), 4, 8)
+
+
+def test_neighbour_blur_of_position_interpolation():
+    omega = H.frequencies(16, 10000.0, torch.float64)
+    blur = S.neighbour_blur(omega / 4, omega, offset=12)
+    assert blur == (0.25, 1.0, 3.0)
+    # Every pair alike: the key 12 back gets exactly the rotation the key 3 back had in training.
+    x = torch.randn(1, 16, dtype=torch.float64)
+    assert torch.allclose(H.rope(x, torch.tensor([12]), freqs=omega / 4), H.rope(x, torch.tensor([3])))
+
+
+# --- the dynamic-NTK cache pitfall ---------------------------------------------------------
+
+
+def test_dynamic_cache_mismatch_by_hand():
+    # d = 4, base 100: ω = (1, 0.1). L = 4, prompt 4, n = 8. q and every key are e_1 of pair 1
+    # (the slow pair), so each score is cos(angle of q − angle of k) in that pair.
+    # Now (length 8): factor 8/4 = 2, ω'_1 = 0.1/2 = 0.05 (NTK halves the slowest pair); q at 7: 0.35.
+    # Cached: keys 0 … 3 at ω = 0.1 (the prompt, length 4); key j ≥ 4 at length j + 1: ω = 0.1·4/(j + 1).
+    q = torch.tensor([0.0, 0.0, 1.0, 0.0], dtype=torch.float64)
+    keys = q.expand(8, 4).clone()
+    r = S.dynamic_cache_mismatch(q, keys, base=100.0, original_max_len=4, prompt_len=4)
+    fresh = [math.cos(0.35 - 0.05 * j) for j in range(8)]
+    stale = [math.cos(0.35 - 0.1 * j) for j in range(4)] + [math.cos(0.35 - j * 0.4 / (j + 1)) for j in range(4, 8)]
+    assert r.fresh.tolist() == pytest.approx(fresh, abs=1e-12)
+    assert r.rotated_cache.tolist() == pytest.approx(stale, abs=1e-12)
+    assert r.unrotated_cache.tolist() == pytest.approx(fresh, abs=1e-12)
+    assert r.rotated_cache_error == pytest.approx(max(abs(a - b) for a, b in zip(stale, fresh, strict=True)))
+    assert r.unrotated_cache_error == 0.0
+
+
+def test_no_mismatch_while_the_length_stays_within_l():
+    g = torch.Generator().manual_seed(0)
+    q, keys = torch.randn(16, generator=g), torch.randn(40, 16, generator=g)
+    r = S.dynamic_cache_mismatch(q, keys, base=10000.0, original_max_len=64, prompt_len=10)
+    assert r.rotated_cache_error == 0.0
+    long = S.dynamic_cache_mismatch(q, torch.randn(100, 16, generator=g), base=10000.0, original_max_len=64,
+                                    prompt_len=64)
+    assert long.rotated_cache_error > 0.1 and long.unrotated_cache_error == 0.0
+
+
+def test_cache_bad_input():
+    with pytest.raises(ValueError, match="prompt_len must be at most"):
+        S.dynamic_cache_mismatch(torch.ones(4), torch.ones(3, 4), base=100.0, original_max_len=2, prompt_len=5)
+    with pytest.raises(ValueError, match="q must have shape"):
+        S.dynamic_cache_mismatch(torch.ones(6), torch.ones(3, 4), base=100.0, original_max_len=2, prompt_len=2)
+
+
+# --- the methods on a model ----------------------------------------------------------------
+
+
+def test_loss_bands_by_hand():
+    curve = torch.cat([torch.full((4,), 1.0), torch.full((4,), 2.0), torch.full((8,), 5.0)]).double()
+    assert S.loss_bands(curve, 4) == (1.0, 2.0, 5.0)
+    short = S.loss_bands(curve[:12], 4)
+    assert short[:2] == (1.0, 2.0) and math.isnan(short.to_4l)
+    with pytest.raises(ValueError, match="n ≥ 2L"):
+        S.loss_bands(curve[:7], 4)
+
+
+@pytest.fixture(scope="module")
+def small_model():
+    task = H.LetterDigitCopy()
+    torch.manual_seed(0)
+    return H.TinyLM(task.vocab_size, "rope", d_model=32, n_heads=2, n_layers=1), task
+
+
+def test_stretches_are_applied_and_restored(small_model):
+    model, task = small_model
+    before = model.scheme.inv_freq.clone()
+    curves = S.losses_by_method(model, task, original_max_len=16, factor=2.0, length=32, batches=1, batch=4,
+                                methods=("plain", "linear", "yarn"))
+    assert torch.equal(model.scheme.inv_freq, before) and model.scheme.attention_scale == 1.0
+    assert torch.equal(curves["plain"], H.loss_by_position(model, task, length=32, batches=1, batch=4))
+    # linear at factor 2 is the plain model at positions 0, 0.5, 1, …: not the same losses
+    assert not torch.equal(curves["linear"], curves["plain"])
+    assert S.apply_stretch(model, "yarn", 2.0, 16) == pytest.approx(0.1 * math.log(2) + 1)
+    assert model.scheme.attention_scale == pytest.approx(0.1 * math.log(2) + 1)
+    assert torch.allclose(model.scheme.inv_freq, S.stretched_frequencies(16, 10000.0, "yarn", 2.0, 16)[0])
+    S.apply_stretch(model, "plain", 2.0, 16)
+    assert torch.equal(model.scheme.inv_freq, before) and model.scheme.attention_scale == 1.0
+
+
+def test_fine_tuning_leaves_the_original_alone(small_model):
+    model, task = small_model
+    state = {k: v.clone() for k, v in model.state_dict().items()}
+    tuned, losses = S.fine_tuned(model, task, "linear", factor=2.0, original_max_len=16, steps=2, length=32,
+                                 batch=2, lr=1e-3, seed=0, progress=False)
+    assert len(losses) == 2 and all(math.isfinite(v) for v in losses)
+    assert all(torch.equal(v, state[k]) for k, v in model.state_dict().items())
+    assert torch.allclose(tuned.scheme.inv_freq, state["scheme.inv_freq"] / 2)
+    assert not torch.equal(tuned.token_embedding.weight, model.token_embedding.weight)
+
+
+def test_a_model_without_rope_is_refused():
+    model = H.TinyLM(16, "alibi", d_model=16, n_heads=2, n_layers=1)
+    with pytest.raises(TypeError, match="rope scheme"):
+        S.apply_stretch(model, "linear", 2.0, 16)
+
+
+def test_attention_entropy_bounds(small_model):
+    model, task = small_model
+    entropy = S.attention_entropy_by_position(model, task, length=12, batch=2)
+    assert entropy.shape == (12,) and entropy[0].item() == pytest.approx(0.0, abs=1e-9)  # one key: certain
+    assert bool((entropy <= torch.log(torch.arange(1, 13, dtype=torch.float64)) + 1e-9).all())
+
+
+def test_stretch_run_is_seeded_and_complete():
+    task = H.LetterDigitCopy()
+    kwargs = {"factor": 2.0, "settings": H.ShortContext(length=8, steps=2, batch=2),
+              "fine_tuning": S.FineTuning(steps=1, batch=1), "tune": ("plain", "linear"),
+              "model_options": {"d_model": 16, "n_heads": 2, "n_layers": 1}, "eval_batches": 1, "progress": False}
+    a, b = S.stretch_run(task, 3, **kwargs), S.stretch_run(task, 3, **kwargs)
+    assert set(a.training_free) == set(S.STRETCHES) and set(a.tuned) == {"plain", "linear"}
+    assert all(torch.equal(a.tuned[m], b.tuned[m]) for m in a.tuned)
+    assert a.floor.shape == (16,) and a.training_free["plain"].shape == (16,)
+    excess = a.excess("tuned", "linear")
+    assert excess.within == pytest.approx((a.tuned["linear"] - a.floor)[:8].mean().item())
+
+
+def hand_run(free_bands, tuned_bands, L=2):
+    """A StretchRun whose curves are flat within each band, with the given band values and floor 0."""
+    def curve(bands):
+        return torch.tensor([bands[0]] * L + [bands[1]] * L + [bands[2]] * 2 * L, dtype=torch.float64)
+    return S.StretchRun(0, L, 4.0, torch.zeros(4 * L, dtype=torch.float64),
+                        {m: curve(b) for m, b in free_bands.items()}, {m: curve(b) for m, b in tuned_bands.items()},
+                        None)
+
+
+GOOD_FREE = {"plain": (0.0, 0.2, 3.0), "linear": (2.0, 2.5, 2.5), "ntk": (0.5, 1.0, 1.5),
+             "dynamic": (0.5, 1.0, 1.5), "yarn": (1.0, 1.5, 2.0), "llama3": (0.8, 1.2, 1.8)}
+GOOD_TUNED = {"plain": (0.1, 0.0, 0.0), "linear": (1.4, 1.4, 1.3), "yarn": (0.1, 0.05, 0.02)}
+
+
+def test_claims_hold_for_a_run_built_to_satisfy_them():
+    claims = S.stretch_claims(hand_run(GOOD_FREE, GOOD_TUNED))
+    assert len(claims) == 6 and all(claims.values())
+
+
+def test_the_field_claim():
+    # digit floor 0.35, chance ln 4 = 1.386: a digit loss of 1.2 past 2L is closer to chance, 0.5 is not
+    def fields(digit):
+        flat = torch.full((8,), digit, dtype=torch.float64)
+        return {"linear": S.FieldLosses(flat, flat, 0.35, 0.35, math.log(4), math.log(4))}
+
+    for digit, held in ((1.2, True), (0.5, False)):
+        run = hand_run(GOOD_FREE, GOOD_TUNED)
+        run = S.StretchRun(*[getattr(run, f) for f in ("seed", "original_max_len", "factor", "floor", "training_free",
+                                                        "tuned", "base")], fields(digit))
+        claims = S.stretch_claims(run)
+        assert len(claims) == 7 and claims["fine-tuned, PI's digit past 2L closer to chance than to its floor"] is held
+
+
+@pytest.mark.parametrize(("free", "tuned", "broken"), [
+    ({"llama3": (0.8, 1.2, 3.5)}, {}, "NTK, YaRN and Llama 3 each below plain"),
+    ({"yarn": (2.5, 1.5, 2.0)}, {}, "PI highest"),
+    ({"linear": (2.0, 0.9, 2.5)}, {}, "PI above NTK"),
+    ({}, {"linear": (1.4, 1.4, 0.9)}, "more than 1 nat"),
+    ({}, {"yarn": (0.1, 0.05, 1.35)}, "PI above plain and yarn"),
+    ({}, {"plain": (-0.1, 0.0, 0.0)}, "raises it within L"),
+    ({}, {"plain": (0.1, 0.0, 3.5), "linear": (1.4, 1.4, 3.6)}, "lowers its loss past 2L"),
+])
+def test_each_claim_can_fail(free, tuned, broken):
+    claims = S.stretch_claims(hand_run({**GOOD_FREE, **free}, {**GOOD_TUNED, **tuned}))
+    failed = [name for name, held in claims.items() if not held]
+    assert len(failed) == 1 and broken in failed[0], failed
+
+
+class FixedLogits(torch.nn.Module):
+    """A stand-in model whose logits are the same at every position."""
+
+    def __init__(self, logits):
+        super().__init__()
+        self.logits = logits
+
+    def forward(self, tokens):
+        return self.logits.expand(*tokens.shape, -1)
+
+
+def test_field_losses_by_hand():
+    task = H.LetterDigitCopy()  # 4 letters × 4 digits, token = letter·4 + digit
+    uniform = S.field_losses(FixedLogits(torch.zeros(16)), task, length=10, batches=1, batch=4)
+    assert uniform.letter.tolist() == pytest.approx([math.log(4)] * 10)
+    assert uniform.digit.tolist() == pytest.approx([math.log(4)] * 10)
+    assert (uniform.letter_chance, uniform.digit_chance) == (math.log(4), math.log(4))
+    # floor of a field kept with probability 0.9, else redrawn from 4: one value 0.925, three 0.025
+    assert uniform.digit_floor == pytest.approx(-(0.925 * math.log(0.925) + 3 * 0.025 * math.log(0.025)))
+    # logit 0 for token 0 (letter A, digit 0), −30 for the 15 others (ε = e^−30, Z = 1 + 15ε):
+    # P(letter A) = (1 + 3ε)/Z, loss ≈ 12ε ≈ 0; P(letter B) = 4ε/Z, loss = 30 − ln 4 + ln Z ≈ 30 − ln 4.
+    skewed = torch.full((16,), -30.0)
+    skewed[0] = 0.0
+    r = S.field_losses(FixedLogits(skewed), task, length=10, batches=1, batch=4)
+    _, targets = task.sample(4, 10, torch.Generator().manual_seed(1))  # the batch field_losses draws
+    letter, digit = task.split(targets)
+    for got, field in ((r.letter, letter), (r.digit, digit)):
+        expected = (field != 0).double().mul(30 - math.log(4)).mean(0)
+        assert got.tolist() == pytest.approx(expected.tolist(), abs=1e-9)
+    with pytest.raises(TypeError, match="LetterDigitCopy"):
+        S.field_losses(FixedLogits(torch.zeros(16)), object(), length=4)
