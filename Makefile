@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# Several pytest workers each running torch's default threads oversubscribe the cores; passive OpenMP
+# waiting keeps training steps fast there and changes no numerics.
+export OMP_WAIT_POLICY := PASSIVE
 NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 
 .PHONY: setup lab test test-unit test-notebooks notebooks notebook lint bench clean \

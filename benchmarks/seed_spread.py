@@ -71,18 +71,8 @@ def show_pairs(pairs) -> str:
 
 
 def probe_findings(probes: dict) -> dict[str, bool]:
-    """The probe's findings the lesson states, for one seed."""
-    L = TRAIN_LENGTH
-    none, sinusoidal, untrained = (probes[n] for n in PROBED)
-    none_bands = M.band_means(none.reading, L)
-    return {
-        "sinusoidal reads the position within L: R² > 0.95": sinusoidal.r2_within > 0.95,
-        "none reads it only roughly: R² < 0.5": none.r2_within < 0.5,
-        "none's mean reading rises: 2L–4L > L–2L > ≤ L": none_bands.to_4l > none_bands.to_2l > none_bands.within,
-        "untrained none's mean reading rises within L: last quarter > first quarter":
-            bool(untrained.reading[3 * L // 4 : L].mean() > untrained.reading[: L // 4].mean()),
-        "sinusoidal never reads a position ≥ L past L": float(sinusoidal.reading[L : 4 * L].max()) < L,
-    }
+    """The probe's findings the lesson states, for one seed (``helpers.probe_claims``)."""
+    return M.probe_claims(*(probes[n] for n in PROBED), train_length=TRAIN_LENGTH)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -106,6 +106,7 @@ from .measure.l08_train_short_test_long import (
     orderings,
     perplexity_growth,
     position_probe,
+    probe_claims,
     readable_length,
     table_column,
     toy_lengths,

@@ -112,6 +112,8 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
     (chosen,) = ax_slopes.plot([], [], "o", markersize=11, markerfacecolor="none", markeredgecolor="tab:red",
                                markeredgewidth=2)
     ax_slopes.set_yscale("log", base=2)
+    ax_slopes.set_yticks([2.0**-e for e in range(0, 9, 2)], ["1", "1/4", "1/16", "1/64", "1/256"])
+    ax_slopes.minorticks_off()  # plain labels, drawn the same at every step (no mathtext)
     ax_slopes.set_xlim(0.5, N_HEADS.high + 0.5)
     ax_slopes.set_ylim(2.0**-8.6, 1.2)
     ax_slopes.set_xlabel("head")

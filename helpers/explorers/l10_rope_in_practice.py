@@ -7,7 +7,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
-from matplotlib.ticker import FixedLocator, LogFormatterMathtext, NullLocator
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 
 from .._checks import check_base, check_even
 from ..live import Choice, LiveFigure, LogRange, register
@@ -48,9 +48,11 @@ def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", 
         ax.axhline(1.0, color="tab:red", linestyle="--", linewidth=0.8)
         # fixed ticks and no minor ones: far fewer labels to lay out on every step
         ax.yaxis.set_major_locator(FixedLocator([1e-8, 1e-6, 1e-4, 1e-2, 1.0]))
-        ax.yaxis.set_major_formatter(LogFormatterMathtext())
+        ax.yaxis.set_major_formatter(FixedFormatter(["1e-8", "1e-6", "1e-4", "0.01", "1"]))
         ax.yaxis.set_minor_locator(NullLocator())
     by_pair.set_xlim(0, d // 2 - 1)
+    by_pair.xaxis.set_major_locator(FixedLocator(np.linspace(0, d // 2 - 1, 5).round()))
+    by_position.tick_params(labelleft=False)  # the same error axis as on the left
     by_pair.text(d // 2 - 1, 1.4, "1 rad ", ha="right", va="bottom", fontsize=8, color="tab:red")
     by_pair.set_xlabel("pair i (fast → slow)")
     by_pair.set_ylabel("angle error (rad)")
@@ -61,7 +63,7 @@ def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", 
     by_position.set_xscale("log")
     by_position.set_xlim(1, 100_000)
     by_position.xaxis.set_major_locator(FixedLocator([1, 10, 100, 1e3, 1e4, 1e5]))
-    by_position.xaxis.set_major_formatter(LogFormatterMathtext())
+    by_position.xaxis.set_major_formatter(FixedFormatter(["1", "10", "100", "1000", "10⁴", "10⁵"]))
     by_position.xaxis.set_minor_locator(NullLocator())
     by_position.set_xlabel("position")
     by_position.set_title("largest angle error over the pairs", fontsize=9)

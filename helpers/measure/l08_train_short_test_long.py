@@ -378,3 +378,22 @@ def position_probe(
     residual = ((within - positions[:L]) ** 2).sum()
     spread = ((positions[:L] - positions[:L].mean()) ** 2).sum() * within.shape[0]
     return PositionProbe(float(1 - residual / spread), reading.mean(0))
+
+
+def probe_claims(none: PositionProbe, sinusoidal: PositionProbe, untrained_none: PositionProbe,
+                 train_length: int) -> dict[str, bool]:
+    """The lesson's findings about the probes of a trained model with no positions, the sinusoidal
+    model and an untrained model with no positions (curves at least 4L long), each True or False."""
+    L = check_int("train_length", train_length, 4)
+    for name, probe in (("none", none), ("sinusoidal", sinusoidal), ("untrained_none", untrained_none)):
+        if not isinstance(probe, PositionProbe) or probe.reading.shape[0] < 4 * L:
+            raise ValueError(f"{name} must be a PositionProbe read to at least 4L = {4 * L} positions")
+    rises = band_means(none.reading, L)
+    return {
+        "sinusoidal reads the position within L: R² > 0.95": sinusoidal.r2_within > 0.95,
+        "none reads it only roughly: R² < 0.5": none.r2_within < 0.5,
+        "none's mean reading rises: 2L–4L > L–2L > ≤ L": rises.to_4l > rises.to_2l > rises.within,
+        "untrained none's mean reading rises within L: last quarter > first quarter":
+            float(untrained_none.reading[3 * L // 4 : L].mean()) > float(untrained_none.reading[: L // 4].mean()),
+        "sinusoidal never reads a position ≥ L past L": float(sinusoidal.reading[L : 4 * L].max()) < L,
+    }

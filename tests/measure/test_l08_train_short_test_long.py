@@ -167,3 +167,20 @@ def test_bad_input_is_named():
     run = M.evaluate_models({"rope": M.build_model("rope", TINY)}, TINY, length=70)
     with pytest.raises(ValueError, match="name"):
         run.curve("alibi")
+
+
+def test_probe_claims_on_readings_built_by_hand():
+    L, n = 8, 32
+    positions = torch.arange(n, dtype=torch.float64)
+    exact_then_stuck = M.PositionProbe(0.99, torch.where(positions < L, positions, L - 1.5))
+    compressed = M.PositionProbe(0.1, torch.log1p(positions))  # keeps rising, slowly
+    claims = M.probe_claims(compressed, exact_then_stuck, compressed, train_length=L)
+    assert all(claims.values()) and len(claims) == 5
+    # a sinusoidal reading that runs on past L, and a no-position reading that is flat past L
+    runs_on = M.PositionProbe(0.99, positions)
+    flat = M.PositionProbe(0.1, torch.where(positions < L, positions, float(L)))
+    claims = M.probe_claims(flat, runs_on, flat, train_length=L)
+    assert [k for k, v in claims.items() if not v] == [
+        "none's mean reading rises: 2L–4L > L–2L > ≤ L", "sinusoidal never reads a position ≥ L past L"]
+    with pytest.raises(ValueError, match="4L = 32"):
+        M.probe_claims(compressed, M.PositionProbe(0.9, positions[:20]), compressed, train_length=L)
