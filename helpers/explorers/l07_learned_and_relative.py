@@ -15,6 +15,7 @@ NUM_BUCKETS = IntRange("num_buckets", 4, 64, step=4)
 MAX_DISTANCE = IntRange("max_distance", 40, 400, step=8)
 DIRECTION = Choice("attention", (("causal (decoder)", False), ("bidirectional (encoder)", True)))
 N_HEADS = IntRange("n_heads", 1, 16)
+BIAS_FLOOR = -6.0  # the ALiBi heatmap's colour scale: 0 down to −6, the same for every head
 
 
 @register(moves="max_distance")
@@ -80,15 +81,27 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
     return LiveFigure(fig, update, controls)
 
 
+def _axis_name(ax, x: str | None, y: str | None) -> None:
+    """Name the axes with plain texts below and left of them, at fixed places."""
+    if x:
+        ax.annotate(x, (0.5, 0), xycoords="axes fraction", xytext=(0, -17), textcoords="offset points",
+                    ha="center", va="top")
+    if y:
+        ax.annotate(y, (0, 0.5), xycoords="axes fraction", xytext=(-30, 0), textcoords="offset points",
+                    ha="right", va="center", rotation=90)
+
+
 @register(moves="head")
 def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length: int = 128) -> LiveFigure:
     """ALiBi: the bias of one head, the slopes of all heads, and how far a head looks.
 
     Left: the causal bias −m·(i − j) of the chosen head over ``length`` tokens (blank above the
-    diagonal: future keys are masked). Top right: every head's slope m (log scale), the chosen
-    one ringed; with a head count that is not a power of two the sequence is interleaved.
-    Bottom right: the attention weight that the last query gives each key when all content
-    scores are equal, softmax(−m·distance). Sliders: n_heads, length and head (1 … n_heads).
+    diagonal: future keys are masked), on one colour scale for every head, clipped at
+    ``BIAS_FLOOR`` (a key that far down keeps less than e^−6 ≈ 0.25 % of its weight). Top right:
+    every head's slope m (log scale), the chosen one ringed; with a head count that is not a
+    power of two the sequence is interleaved. Bottom right: the attention weight that the last
+    query gives each key when all content scores are equal, softmax(−m·distance), on a log
+    scale where it falls along a straight line. Sliders: n_heads, length and head (1 … n_heads).
     Numbers from :func:`helpers.measure.l07_learned_and_relative.alibi_view`.
     """
     max_length = check_int("max_length", max_length, 8)
@@ -102,10 +115,10 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
                             left=0.06, right=0.98, top=0.9, bottom=0.12)
     ax_map = fig.add_subplot(grid[:, 0])
     ax_slopes, ax_weights = fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
-    im = ax_map.imshow(np.zeros((length, length)), cmap="viridis", interpolation="nearest", vmin=-1, vmax=0)
-    fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03)
-    ax_map.set_xlabel("key position j")
-    ax_map.set_ylabel("query position i")
+    im = ax_map.imshow(np.zeros((length, length)), cmap="viridis", interpolation="nearest", vmin=BIAS_FLOOR, vmax=0)
+    fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, extend="min")
+    # axis names as fixed texts: an axis label is re-placed around the tick labels at every draw
+    _axis_name(ax_map, "key position j", "query position i")
     map_title = ax_map.set_title("", fontsize=10)
 
     (all_slopes,) = ax_slopes.plot([], [], "o-", color="0.55", markersize=4, linewidth=0.8)
@@ -116,14 +129,17 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
     ax_slopes.minorticks_off()  # plain labels, drawn the same at every step (no mathtext)
     ax_slopes.set_xlim(0.5, N_HEADS.high + 0.5)
     ax_slopes.set_ylim(2.0**-8.6, 1.2)
-    ax_slopes.set_xlabel("head")
+    _axis_name(ax_slopes, "head", None)
     ax_slopes.xaxis.set_major_locator(MaxNLocator(8, integer=True))
     slopes_title = ax_slopes.set_title("", fontsize=10)
 
     (weights,) = ax_weights.plot([], [], color="tab:red", linewidth=1.4)
     (uniform,) = ax_weights.plot([], [], color="0.6", linestyle=":", linewidth=1.2, label="no bias (uniform)")
-    ax_weights.set_xlabel("distance i − j from the last query")
-    ax_weights.set_ylabel("weight")
+    ax_weights.set_yscale("log")
+    ax_weights.set_yticks([1e-4, 1e-3, 1e-2, 1e-1, 1.0], ["0.0001", "0.001", "0.01", "0.1", "1"])
+    ax_weights.minorticks_off()
+    ax_weights.set_ylim(5e-5, 1.5)
+    _axis_name(ax_weights, "distance i − j from the last query", "weight")
     ax_weights.legend(loc="upper right", fontsize=8, frameon=False)
     weights_title = ax_weights.set_title("", fontsize=10)
 
@@ -132,7 +148,6 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
         slope = float(v.slopes[head - 1])
         im.set_data(v.bias.numpy())
         im.set_extent((-0.5, length - 0.5, length - 0.5, -0.5))
-        im.set_clim(-slope * (length - 1), 0.0)
         map_title.set_text(f"head {head}: bias −{slope:.4g}·(i − j)")
 
         all_slopes.set_data(np.arange(1, n_heads + 1), v.slopes.numpy())
@@ -146,7 +161,6 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
         weights.set_data(distance, v.weights.numpy()[::-1])
         uniform.set_data([0, length - 1], [1 / length, 1 / length])
         ax_weights.set_xlim(-0.5, length - 0.5)
-        ax_weights.set_ylim(0, max(float(v.weights.max()), 1 / length) * 1.1)
         weights_title.set_text(f"weight halves every {v.half_distance:.3g} tokens (ln 2 / m)")
 
     controls = {"n_heads": N_HEADS.slider(n_heads), "length": lengths.slider(length), "head": heads.slider(head)}

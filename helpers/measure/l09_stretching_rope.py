@@ -421,8 +421,8 @@ def stretch_run(
     model_options: dict | None = None, eval_batches: int = 2, progress: bool = True,
 ) -> StretchRun:
     """Lesson 08's RoPE model retrained and stretched. A RoPE ``TinyLM`` is trained on ``task`` as
-    lesson 08 trains it (``settings``, by default ``SHORT_CONTEXT``: ``torch.manual_seed(seed)``
-    before it is built, then ``train`` at L = settings.length with batches from ``seed``). It is
+    lesson 08 trains it (``settings``, by default ``SHORT_CONTEXT``: weights drawn after
+    ``torch.manual_seed(seed)``, then ``train`` at L = settings.length with batches from ``seed``). It is
     evaluated at n = factor·L with each of :data:`STRETCHES` applied and no training; then a copy
     is fine-tuned at n for each stretch in ``tune`` and evaluated again. Every evaluation uses the
     same ``eval_batches`` batches of 32 (seed 1). ``model_options`` (for tests) change the model's size.
@@ -432,8 +432,9 @@ def stretch_run(
     seed = check_int("seed", seed, 0)
     L = settings.length
     n = round(factor * L)
-    torch.manual_seed(seed)
-    model = TinyLM(task.vocab_size, "rope", **settings.scheme_options("rope"), **(model_options or {}))
+    with torch.random.fork_rng(devices=[]):  # the global generator is left as it was
+        torch.manual_seed(seed)
+        model = TinyLM(task.vocab_size, "rope", **settings.scheme_options("rope"), **(model_options or {}))
     train(model, task, **{**settings.train_kwargs(), "seed": seed}, progress=progress,
           description=f"seed {seed}: training at {L}")
     free = losses_by_method(model, task, original_max_len=L, factor=factor, length=n, batches=eval_batches)
