@@ -61,8 +61,16 @@ def main() -> int:
     print(f"\nafter {fine_tuning.steps} fine-tuning steps at 4L")
     table(runs, "tuned", runs[0].tuned)
 
+    print("\nYaRN's attention factor, no training: attention entropy and excess loss past 2L, with / without")
+    effects = [H.yarn_temperature_effect(r.base, task, factor=FACTOR, original_max_len=settings.length,
+                                         length=int(FACTOR * settings.length)) for r in runs]
+    for r, e in zip(runs, effects, strict=True):
+        print(f"  seed {r.seed}: entropy {e.entropy_on:.2f} / {e.entropy_off:.2f}, "
+              f"loss {e.loss_on:.2f} / {e.loss_off:.2f}")
+
     print("\nthe lesson's claims, seed by seed")
-    claims = [H.stretch_claims(r) for r in runs]
+    claims = [{**H.stretch_claims(r), "YaRN's attention factor lowers the attention entropy past 2L":
+               e.entropy_on < e.entropy_off} for r, e in zip(runs, effects, strict=True)]
     failed = False
     for claim in claims[0]:
         held = [c[claim] for c in claims]

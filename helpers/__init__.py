@@ -123,6 +123,7 @@ from .measure.l09_stretching_rope import (
     NeighbourBlur,
     PairPicture,
     StretchRun,
+    TemperatureEffect,
     UnseenAngles,
     apply_stretch,
     attention_entropy_by_position,
@@ -138,6 +139,7 @@ from .measure.l09_stretching_rope import (
     stretch_run,
     stretched_frequencies,
     unseen_angles,
+    yarn_temperature_effect,
 )
 from .measure.l10_rope_in_practice import (
     PrecisionView,

@@ -81,13 +81,13 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
     return LiveFigure(fig, update, controls)
 
 
-def _axis_name(ax, x: str | None, y: str | None) -> None:
-    """Name the axes with plain texts below and left of them, at fixed places."""
+def _axis_name(ax, x: str | None, y: str | None, y_gap: float = 30) -> None:
+    """Name the axes with plain texts below and left of them, ``y_gap`` points from the y axis."""
     if x:
-        ax.annotate(x, (0.5, 0), xycoords="axes fraction", xytext=(0, -17), textcoords="offset points",
+        ax.annotate(x, (0.5, 0), xycoords="axes fraction", xytext=(0, -19), textcoords="offset points",
                     ha="center", va="top")
     if y:
-        ax.annotate(y, (0, 0.5), xycoords="axes fraction", xytext=(-30, 0), textcoords="offset points",
+        ax.annotate(y, (0, 0.5), xycoords="axes fraction", xytext=(-y_gap, 0), textcoords="offset points",
                     ha="right", va="center", rotation=90)
 
 
@@ -111,8 +111,8 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
     head = heads.check("head", head)
 
     fig = plt.figure(figsize=(10.5, 4.2), dpi=COURSE_DPI)
-    grid = fig.add_gridspec(2, 2, width_ratios=(1, 1.25), hspace=0.6, wspace=0.28,
-                            left=0.06, right=0.98, top=0.9, bottom=0.12)
+    grid = fig.add_gridspec(2, 2, width_ratios=(1, 1.25), hspace=0.65, wspace=0.3,
+                            left=0.07, right=0.98, top=0.9, bottom=0.13)
     ax_map = fig.add_subplot(grid[:, 0])
     ax_slopes, ax_weights = fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
     im = ax_map.imshow(np.zeros((length, length)), cmap="viridis", interpolation="nearest", vmin=BIAS_FLOOR, vmax=0)
@@ -139,7 +139,7 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
     ax_weights.set_yticks([1e-4, 1e-3, 1e-2, 1e-1, 1.0], ["0.0001", "0.001", "0.01", "0.1", "1"])
     ax_weights.minorticks_off()
     ax_weights.set_ylim(5e-5, 1.5)
-    _axis_name(ax_weights, "distance i − j from the last query", "weight")
+    _axis_name(ax_weights, "distance i − j from the last query", "weight", y_gap=40)
     ax_weights.legend(loc="upper right", fontsize=8, frameon=False)
     weights_title = ax_weights.set_title("", fontsize=10)
 
@@ -153,9 +153,8 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
         all_slopes.set_data(np.arange(1, n_heads + 1), v.slopes.numpy())
         chosen.set_data([head], [slope])
         n0 = 1 << (n_heads.bit_length() - 1)  # the largest power of two ≤ n_heads
-        rule = "a power of two: one geometric sequence" if v.power_of_two else \
-            f"not a power of two: {n0} geometric, then {n_heads - n0} in between"
-        slopes_title.set_text(f"slopes of {n_heads} heads ({rule})")
+        rule = "one geometric sequence" if v.power_of_two else f"{n0} geometric, then {n_heads - n0} in between"
+        slopes_title.set_text(f"slopes of {n_heads} heads: {rule}")
 
         distance = np.arange(length)
         weights.set_data(distance, v.weights.numpy()[::-1])

@@ -380,6 +380,39 @@ def field_losses(
                        _field_entropy(task.digits, task.noise), math.log(task.letters), math.log(task.digits))
 
 
+class TemperatureEffect(NamedTuple):
+    """YaRN's frequencies on a trained model with and without its attention factor: the mean
+    attention entropy and the mean excess loss over the floor, at positions 2L … n−1."""
+
+    entropy_on: float
+    entropy_off: float
+    loss_on: float
+    loss_off: float
+
+
+def yarn_temperature_effect(
+    model: torch.nn.Module, task: Task, *, factor: float, original_max_len: int, length: int
+) -> TemperatureEffect:
+    """Apply YaRN at ``factor`` (no training) with its attention scale and with scale 1, and measure
+    the attention entropy (8 sequences) and the loss (2 batches of 32) past 2L each time. The
+    model's frequencies are restored after."""
+    scheme = _rope_scheme(model)
+    saved = scheme.inv_freq.clone(), scheme.attention_scale
+    inv_freq, scale, _ = stretched_frequencies(scheme.head_dim, scheme.base, "yarn", factor, original_max_len)
+    floor = task.floor_by_position(length)[2 * original_max_len:]
+    values = []
+    try:
+        for s in (scale, 1.0):
+            scheme.set_frequencies(inv_freq, s)
+            entropy = attention_entropy_by_position(model, task, length=length, batch=8)
+            loss = loss_by_position(model, task, length=length, batches=2)
+            values += [entropy[2 * original_max_len:].mean().item(),
+                       (loss[2 * original_max_len:] - floor).mean().item()]
+    finally:
+        scheme.set_frequencies(*saved)
+    return TemperatureEffect(values[0], values[2], values[1], values[3])
+
+
 # ---------------------------------------------------------------------------------------------
 # The whole experiment for one seed
 
@@ -459,6 +492,7 @@ def stretch_claims(run: StretchRun) -> dict[str, bool]:
     result = {
         "no training, within L: plain RoPE lowest, PI highest":
             min(free, key=lambda m: free[m].within) == "plain" and max(free, key=lambda m: free[m].within) == "linear",
+        "no training, L–2L: plain RoPE lowest": min(free, key=lambda m: free[m].to_2l) == "plain",
         "no training, 2L–4L: NTK, YaRN and Llama 3 each below plain RoPE":
             all(free[m].to_4l < free["plain"].to_4l for m in ("ntk", "yarn", "llama3")),
         "no training, every band: PI above NTK":

@@ -249,7 +249,7 @@ GOOD_TUNED = {"plain": (0.1, 0.0, 0.0), "linear": (1.4, 1.4, 1.3), "yarn": (0.1,
 
 def test_claims_hold_for_a_run_built_to_satisfy_them():
     claims = S.stretch_claims(hand_run(GOOD_FREE, GOOD_TUNED))
-    assert len(claims) == 6 and all(claims.values())
+    assert len(claims) == 7 and all(claims.values())
 
 
 def test_the_field_claim():
@@ -263,11 +263,12 @@ def test_the_field_claim():
         run = S.StretchRun(*[getattr(run, f) for f in ("seed", "original_max_len", "factor", "floor", "training_free",
                                                         "tuned", "base")], fields(digit))
         claims = S.stretch_claims(run)
-        assert len(claims) == 7 and claims["fine-tuned, PI's digit past 2L closer to chance than to its floor"] is held
+        assert len(claims) == 8 and claims["fine-tuned, PI's digit past 2L closer to chance than to its floor"] is held
 
 
 @pytest.mark.parametrize(("free", "tuned", "broken"), [
     ({"llama3": (0.8, 1.2, 3.5)}, {}, "NTK, YaRN and Llama 3 each below plain"),
+    ({"ntk": (0.5, 0.1, 1.5), "dynamic": (0.5, 0.1, 1.5)}, {}, "L–2L: plain RoPE lowest"),
     ({"yarn": (2.5, 1.5, 2.0)}, {}, "PI highest"),
     ({"linear": (2.0, 0.9, 2.5)}, {}, "PI above NTK"),
     ({}, {"linear": (1.4, 1.4, 0.9)}, "more than 1 nat"),
@@ -312,3 +313,16 @@ def test_field_losses_by_hand():
         assert got.tolist() == pytest.approx(expected.tolist(), abs=1e-9)
     with pytest.raises(TypeError, match="LetterDigitCopy"):
         S.field_losses(FixedLogits(torch.zeros(16)), object(), length=4)
+
+
+def test_yarn_temperature_sharpens_a_one_layer_model():
+    # One layer: every attention row is softmax(β·z) with β = scale² > 1 instead of 1, and the
+    # entropy of softmax(β·z) falls as β grows (its derivative is −β·Var(z) ≤ 0).
+    task = H.LetterDigitCopy()
+    torch.manual_seed(1)
+    model = H.TinyLM(task.vocab_size, "rope", d_model=32, n_heads=2, n_layers=1)
+    before = model.scheme.inv_freq.clone()
+    effect = S.yarn_temperature_effect(model, task, factor=4.0, original_max_len=8, length=32)
+    assert effect.entropy_on < effect.entropy_off
+    assert all(math.isfinite(v) for v in effect)
+    assert torch.equal(model.scheme.inv_freq, before) and model.scheme.attention_scale == 1.0
