@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-# Several pytest workers each running torch's default threads oversubscribe the cores; passive OpenMP
-# waiting keeps training steps fast there and changes no numerics.
-export OMP_WAIT_POLICY := PASSIVE
+# Two pytest workers, each running torch's default threads, oversubscribe the cores; passive OpenMP
+# waiting keeps them fast there and changes no numerics. Alone on the machine, it would slow them.
+PARALLEL := OMP_WAIT_POLICY=PASSIVE
 NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 
 .PHONY: setup lab test test-unit test-notebooks notebooks notebook lint bench clean \
@@ -46,16 +46,16 @@ lint: setup
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 
 test-unit: setup
-	$(PY) -m pytest tests -q -n 2 --ignore=tests/browser
+	$(PARALLEL) $(PY) -m pytest tests -q -n 2 --ignore=tests/browser
 
 test-notebooks: setup
-	$(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	$(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
 # Every notebook under nbval, and the widget and explorer tests (text cache off there: Matplotlib
 # 3.10), with Colab's library versions.
 test-colab: setup-colab
 	$(COLAB_PY) -m pytest tests/live tests/explorers -q
-	$(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	$(PARALLEL) $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
 # JupyterLab driven by headless Chromium: run each lesson, move a slider, see the figure change.
 BROWSER_ARTIFACTS := test-artifacts/browser

@@ -170,7 +170,7 @@ from .rotary import (
     rotation_matrix,
 )
 from .schemes import SCHEMES, PositionScheme, scheme
-from .training import SHORT_CONTEXT, LetterDigitCopy, ShortContext, Task, loss_by_position, train
+from .training import SHORT_CONTEXT, LetterDigitCopy, ShortContext, Task, loss_by_position, train, train_many
 
 
 def _public_names() -> list[str]:

@@ -12,6 +12,9 @@ from __future__ import annotations
 import math
 import string
 import sys
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 import torch
@@ -201,10 +204,10 @@ class _Progress:
 
             self.bar = tqdm(total=total, desc=description, file=sys.stderr, leave=False)
 
-    def update(self, loss: float) -> None:
+    def update(self, loss: float, steps: int = 1) -> None:
         if self.bar is not None:
             self.bar.set_postfix_str(f"loss {loss:.3f}", refresh=False)
-            self.bar.update(1)
+            self.bar.update(steps)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -233,6 +236,54 @@ def learning_rate(step: int, steps: int, lr: float, warmup: int) -> float:
     return lr * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * progress)))
 
 
+def _check_training(model, task, steps, batch, length, lr, seed) -> tuple[int, int, int, float, int]:
+    steps = check_int("steps", steps, 1)
+    batch = check_int("batch", batch, 1)
+    length = check_int("length", length, 1)
+    lr = check_finite("lr", lr)
+    if lr <= 0:
+        raise ValueError(f"lr must be a finite number > 0, got {lr}")
+    seed = check_int("seed", seed, 0)
+    if not isinstance(task, Task):
+        raise TypeError(f"task must be a helpers.Task, got {type(task).__name__}")
+    models = model.values() if isinstance(model, Mapping) else [model]
+    for one in models:
+        if not isinstance(one, nn.Module):
+            raise TypeError(f"model must be a torch.nn.Module, got {type(one).__name__}")
+        vocab = getattr(getattr(one, "config", None), "vocab_size", None)
+        if vocab is not None and vocab != task.vocab_size:
+            raise ValueError(f"the model's vocab_size = {vocab} differs from the task's vocab_size = {task.vocab_size}")
+    return steps, batch, length, lr, seed
+
+
+def _run_steps(model: nn.Module, task: Task, steps: int, batch: int, length: int, lr: float, seed: int,
+               record: Callable[[float], None], stop: threading.Event | None = None) -> None:
+    """The training loop itself: AdamW, fresh seeded batches, the warm-up/cosine schedule;
+    ``record`` receives each step's loss. Leaves the model's train/eval mode as it found it."""
+    device = _model_device(model)
+    generator = torch.Generator().manual_seed(seed)
+    optimiser = _adamw(model, lr)
+    warmup = min(30, max(1, steps // 10))
+    was_training = model.training
+    model.train()
+    try:
+        for step in range(steps):
+            if stop is not None and stop.is_set():
+                return
+            for group in optimiser.param_groups:
+                group["lr"] = learning_rate(step, steps, lr, warmup)
+            inputs, targets = task.sample(batch, length, generator)
+            inputs, targets = inputs.to(device), targets.to(device)
+            logits = model(inputs)
+            loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten())
+            optimiser.zero_grad(set_to_none=True)
+            loss.backward()
+            optimiser.step()
+            record(loss.item())
+    finally:
+        model.train(was_training)
+
+
 def train(
     model: nn.Module,
     task: Task,
@@ -244,7 +295,7 @@ def train(
     seed: int = 0,
     progress: bool = True,
     description: str | None = None,
-    threads: int | None = None,
+    threads: int | None = 1,
 ) -> list[float]:
     """Train ``model`` (tokens → logits) on fresh batches of ``task`` with AdamW and return the
     loss of every step (nats, mean next-token cross-entropy).
@@ -253,48 +304,85 @@ def train(
     seed give the same run. The learning rate warms up linearly over the first 10 % of steps
     (at most 30), then decays along a cosine to lr/10 (``learning_rate``). ``threads`` sets
     torch's CPU threads for the run and restores the previous setting afterwards (``None``: as
-    they are); the last digits of the losses depend on it.
+    they are). The last digits of every loss depend on it, and a few hundred steps turn them
+    into visibly different models, so the default, one thread, gives the same run everywhere.
     """
-    steps = check_int("steps", steps, 1)
-    batch = check_int("batch", batch, 1)
-    length = check_int("length", length, 1)
-    lr = check_finite("lr", lr)
-    if lr <= 0:
-        raise ValueError(f"lr must be a finite number > 0, got {lr}")
-    seed = check_int("seed", seed, 0)
+    steps, batch, length, lr, seed = _check_training(model, task, steps, batch, length, lr, seed)
     threads = None if threads is None else check_int("threads", threads, 1)
-    if not isinstance(task, Task):
-        raise TypeError(f"task must be a helpers.Task, got {type(task).__name__}")
-    vocab = getattr(getattr(model, "config", None), "vocab_size", None)
-    if vocab is not None and vocab != task.vocab_size:
-        raise ValueError(f"the model's vocab_size = {vocab} differs from the task's vocab_size = {task.vocab_size}")
-
-    device = _model_device(model)
-    generator = torch.Generator().manual_seed(seed)
-    optimiser = _adamw(model, lr)
-    warmup = min(30, max(1, steps // 10))
-    was_training, previous_threads = model.training, torch.get_num_threads()
+    previous_threads = torch.get_num_threads()
     if threads is not None:
         torch.set_num_threads(threads)
-    model.train()
     bar = _Progress(steps, description or getattr(getattr(model, "scheme", None), "name", "training"), progress)
-    losses = []
+    losses: list[float] = []
+
+    def record(loss: float) -> None:
+        losses.append(loss)
+        bar.update(loss)
+
     try:
-        for step in range(steps):
-            for group in optimiser.param_groups:
-                group["lr"] = learning_rate(step, steps, lr, warmup)
-            inputs, targets = task.sample(batch, length, generator)
-            inputs, targets = inputs.to(device), targets.to(device)
-            logits = model(inputs)
-            loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten())
-            optimiser.zero_grad(set_to_none=True)
-            loss.backward()
-            optimiser.step()
-            losses.append(loss.item())
-            bar.update(losses[-1])
+        _run_steps(model, task, steps, batch, length, lr, seed, record)
     finally:
         bar.close()
-        model.train(was_training)
+        torch.set_num_threads(previous_threads)
+    return losses
+
+
+def train_many(
+    models: Mapping[str, nn.Module],
+    task: Task,
+    *,
+    steps: int,
+    batch: int = 32,
+    length: int = 64,
+    lr: float = 1e-2,
+    seed: int = 0,
+    workers: int = 2,
+    progress: bool = True,
+) -> dict[str, list[float]]:
+    """Train every model of ``models`` (name → model) as :func:`train` would, with the same
+    settings, ``workers`` models at a time; return name → the loss of every step.
+
+    Each model runs on one CPU thread of its own: torch releases Python's lock inside its
+    kernels, so the models really train side by side, and every model ends up exactly as
+    ``train(model, task, ..., threads=1)`` leaves it, whatever ``workers`` is. Models this small
+    gain far more from this than from splitting each matrix product over threads. One progress
+    bar per model.
+    """
+    if not isinstance(models, Mapping) or not models:
+        raise TypeError(f"models must be a non-empty mapping of name → torch.nn.Module, got {models!r}")
+    steps, batch, length, lr, seed = _check_training(models, task, steps, batch, length, lr, seed)
+    workers = check_int("workers", workers, 1)
+    losses: dict[str, list[float]] = {name: [] for name in models}
+    bars = {name: _Progress(steps, str(name), progress) for name in models}
+    shown = dict.fromkeys(models, 0)
+    stop = threading.Event()
+
+    def show_progress() -> None:  # the bars are only touched from this thread
+        for name, bar in bars.items():
+            done = len(losses[name])
+            if done > shown[name]:
+                bar.update(losses[name][done - 1], done - shown[name])
+                shown[name] = done
+
+    previous_threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_run_steps, model, task, steps, batch, length, lr, seed, losses[name].append, stop)
+                       for name, model in models.items()]
+            try:
+                pending = set(futures)
+                while pending:
+                    finished, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
+                    show_progress()
+                    for future in finished:
+                        future.result()  # a worker's error, raised here
+            except BaseException:
+                stop.set()  # the other workers end after their current step
+                raise
+    finally:
+        for bar in bars.values():
+            bar.close()
         torch.set_num_threads(previous_threads)
     return losses
 
@@ -331,7 +419,8 @@ class ShortContext:
     trained on the same task at ``length`` tokens with the same budget, then evaluated by position
     up to ``eval_length``. ``scheme_options`` gives the per-scheme settings that depend on the
     lengths (the learned table has a row for every evaluated position; T5's last bucket starts at
-    the training length)."""
+    the training length). The models have ``n_layers`` layers (one: the position scheme alone
+    decides where the single attention layer looks) and TinyLM's other defaults."""
 
     length: int = 64
     eval_length: int = 256
@@ -340,12 +429,17 @@ class ShortContext:
     lr: float = 1e-2
     seed: int = 0
     eval_batches: int = 8
+    n_layers: int = 1
 
     def task(self) -> Task:
         return LetterDigitCopy()
 
     def scheme_options(self, name: str) -> dict:
         return {"learned": {"max_len": self.eval_length}, "t5": {"max_distance": self.length}}.get(name, {})
+
+    def model_options(self, name: str) -> dict:
+        """Keyword arguments for ``TinyLM(vocab_size, name, ...)``: the depth and ``scheme_options``."""
+        return {"n_layers": self.n_layers, **self.scheme_options(name)}
 
     def train_kwargs(self) -> dict:
         """Keyword arguments for :func:`train` (add ``seed`` to change it)."""

@@ -253,3 +253,55 @@ def test_bad_training_arguments():
         H.train(model, task, steps=1, batch=2, length=8, threads=0)
     with pytest.raises(ValueError, match="batches must be an integer ≥ 1"):
         H.loss_by_position(model, task, length=8, batches=0)
+
+
+def _tiny(scheme: str, seed: int) -> H.TinyLM:
+    torch.manual_seed(seed)
+    return H.TinyLM(16, scheme, d_model=16, n_heads=2, n_layers=1)
+
+
+def test_train_many_ends_exactly_where_training_one_after_another_on_one_thread_ends():
+    task, settings = H.LetterDigitCopy(), {"steps": 6, "batch": 4, "length": 12, "seed": 3}
+    names = ("none", "rope", "alibi")
+    alone = {name: _tiny(name, i) for i, name in enumerate(names)}
+    alone_losses = {name: H.train(model, task, **settings, progress=False, threads=1) for name, model in alone.items()}
+    threads = torch.get_num_threads()
+    for workers in (1, 2, 5):
+        together = {name: _tiny(name, i) for i, name in enumerate(names)}
+        losses = H.train_many(together, task, **settings, workers=workers, progress=False)
+        assert losses == alone_losses
+        for name in names:
+            assert all(torch.equal(p, q) for p, q in
+                       zip(alone[name].parameters(), together[name].parameters(), strict=True))
+        assert torch.get_num_threads() == threads
+
+
+class _Broken(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.zeros(1))
+
+    def forward(self, tokens):
+        raise RuntimeError("this model cannot run")
+
+
+def test_train_many_raises_a_workers_error_and_restores_the_threads():
+    threads = torch.get_num_threads()
+    models = {"fine": _tiny("none", 0), "broken": _Broken()}
+    with pytest.raises(RuntimeError, match="this model cannot run"):
+        H.train_many(models, H.LetterDigitCopy(), steps=3, batch=2, length=8, progress=False)
+    assert torch.get_num_threads() == threads
+
+
+def test_bad_train_many_arguments():
+    task = H.LetterDigitCopy()
+    with pytest.raises(ValueError, match="workers must be an integer ≥ 1, got 0"):
+        H.train_many({"a": _tiny("none", 0)}, task, steps=1, batch=2, length=8, workers=0)
+    with pytest.raises(TypeError, match="models must be a non-empty mapping"):
+        H.train_many({}, task, steps=1, batch=2, length=8)
+    with pytest.raises(TypeError, match="models must be a non-empty mapping"):
+        H.train_many([_tiny("none", 0)], task, steps=1, batch=2, length=8)
+    with pytest.raises(TypeError, match="model must be a torch.nn.Module, got str"):
+        H.train_many({"a": "model"}, task, steps=1, batch=2, length=8)
+    with pytest.raises(ValueError, match="steps must be an integer ≥ 1, got 0"):
+        H.train_many({"a": _tiny("none", 0)}, task, steps=0, batch=2, length=8)

@@ -248,8 +248,9 @@ def move_one_notch(page, notebook: str, description: str, shot: str) -> None:
     start = time.monotonic()
     if is_select:  # a dropdown: choose the next option, as a click in its list would
         focus.select_option(index=next_option)
-    else:  # a slider: one notch to the right from the keyboard
-        page.keyboard.press("ArrowRight")
+    else:  # a slider: one notch from the keyboard, to the left if it starts at its maximum
+        at_max = focus.get_attribute("aria-valuenow") == focus.get_attribute("aria-valuemax")
+        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
     after, waited = before, 0.0
     while time.monotonic() - start < REACT_WITHIN_S:
         after = image_src(img)

@@ -128,8 +128,8 @@ def test_evaluation_matches_a_cross_entropy_by_hand():
 
 
 def test_training_changes_the_models_and_follows_the_seed():
-    first = M.train_models(TINY, seed=2, schemes=("alibi",), progress=False, threads=1)["alibi"]
-    again = M.train_models(TINY, seed=2, schemes=("alibi",), progress=False, threads=1)["alibi"]
+    first = M.train_models(TINY, seed=2, schemes=("alibi",), progress=False, workers=1)["alibi"]
+    again = M.train_models(TINY, seed=2, schemes=("alibi",), progress=False, workers=1)["alibi"]
     untrained = M.build_model("alibi", TINY, 2)
     assert all(torch.equal(p, q) for p, q in zip(first.parameters(), again.parameters(), strict=True))
     assert not torch.equal(first.head.weight, untrained.head.weight)
@@ -149,7 +149,7 @@ def test_probe_reads_the_sinusoidal_code_exactly_and_nothing_from_token_embeddin
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [
-    ({"layer": 3}, "layer must be an integer from -3 to 2"), ({"train_length": 1}, "train_length"),
+    ({"layer": 2}, "layer must be an integer from -2 to 1"), ({"train_length": 1}, "train_length"),
     ({"length": 10}, "length"), ({"sequences": 1}, "sequences")])
 def test_probe_bad_input_is_named(kwargs, words):
     args = {"train_length": 16, "length": 32, **kwargs}
@@ -172,15 +172,17 @@ def test_bad_input_is_named():
 def test_probe_claims_on_readings_built_by_hand():
     L, n = 8, 32
     positions = torch.arange(n, dtype=torch.float64)
-    exact_then_stuck = M.PositionProbe(0.99, torch.where(positions < L, positions, L - 1.5))
+    # exact within L, then sliding back towards smaller readings
+    exact_then_back = M.PositionProbe(0.95, torch.where(positions < L, positions, L - 1 - (positions - L) / 8))
     compressed = M.PositionProbe(0.1, torch.log1p(positions))  # keeps rising, slowly
-    claims = M.probe_claims(compressed, exact_then_stuck, compressed, train_length=L)
+    claims = M.probe_claims(compressed, exact_then_back, compressed, train_length=L)
     assert all(claims.values()) and len(claims) == 5
     # a sinusoidal reading that runs on past L, and a no-position reading that is flat past L
     runs_on = M.PositionProbe(0.99, positions)
     flat = M.PositionProbe(0.1, torch.where(positions < L, positions, float(L)))
     claims = M.probe_claims(flat, runs_on, flat, train_length=L)
     assert [k for k, v in claims.items() if not v] == [
-        "none's mean reading rises: 2L–4L > L–2L > ≤ L", "sinusoidal never reads a position ≥ L past L"]
+        "none's mean reading rises: 2L–4L > L–2L > ≤ L",
+        "sinusoidal's mean reading over 2L–4L is below L and below its mean over L–2L"]
     with pytest.raises(ValueError, match="4L = 32"):
         M.probe_claims(compressed, M.PositionProbe(0.9, positions[:20]), compressed, train_length=L)
