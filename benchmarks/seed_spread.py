@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="0,1,2,3,4", help="comma-separated seeds (default 0,1,2,3,4)")
     parser.add_argument("--workers", type=int, default=2,
-                        help="models trained at once, one torch thread each (default 2; the results do not depend on it)")
+                        help="models trained at once, one torch thread each (default 2; results do not depend on it)")
     parser.add_argument("--progress", action="store_true", help="show a progress bar per model")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)  # evaluation and probes too, as lesson 08 runs them
