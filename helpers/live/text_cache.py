@@ -23,6 +23,7 @@ import matplotlib
 import numpy as np
 from matplotlib import ft2font
 from matplotlib.backends.backend_agg import RendererAgg, get_hinting_flag
+from matplotlib.font_manager import fontManager, get_font
 
 CHECKED_VERSIONS = ((3, 11),)
 
@@ -68,6 +69,24 @@ class _TextCachingRendererAgg(RendererAgg):
             items = layouts[key] = [(item.ft_object, item.glyph_index, item.x, item.y) for item in
                                     font._layout(s, flags=get_hinting_flag(), features=features, language=language)]
         self._draw_text_glyphs_and_boxes(gc, x, y, angle, ((f, size, g, 0, 1, dx, dy) for f, g, dx, dy in items), [])
+
+    def _get_font_height_metrics(self, prop):
+        """(ascent, descent, line gap) in pixels, as ``Text._get_layout`` computes them from the font's
+        tables when a renderer has no such method: looked up once per font, size and dpi."""
+        metrics = self.__dict__.setdefault("_height_metrics", {})
+        key = (prop.copy(), self.dpi)
+        if key not in metrics:
+            metrics[key] = (None, None, None)  # Matplotlib then measures the font itself
+            font = get_font(fontManager._find_fonts_by_props(prop))
+            for table_name, gap_key, ascent_key, descent_key in (
+                    ("OS/2", "sTypoLineGap", "sTypoAscender", "sTypoDescender"), ("hhea", "lineGap", "ascent", "descent")):
+                table = font.get_sfnt_table(table_name)
+                if table is not None:
+                    # the same expression, in the same order, as Matplotlib's: the same floats
+                    scale = 1 / font.get_sfnt_table("head")["unitsPerEm"] * prop.get_size_in_points() * self.dpi / 72
+                    metrics[key] = (table[ascent_key] * scale, -table[descent_key] * scale, table[gap_key] * scale)
+                    break
+        return metrics[key]
 
     def _draw_text_glyphs_and_boxes(self, gc, x, y, angle, glyphs, boxes):
         if boxes:  # mathtext rules: the stock path

@@ -83,3 +83,19 @@ def test_without_cache_text_the_renderer_stays_stock():
     render_png(fig)
     assert type(fig.canvas.get_renderer()) is RendererAgg
     plt.close(fig)
+
+
+@pytest.mark.skipif(not text_cache.supported(), reason="this Matplotlib draws text with the stock renderer")
+@pytest.mark.parametrize("dpi", [72, 83, 144])
+def test_font_height_metrics_give_the_stock_text_extents(dpi):
+    fig = plt.figure(figsize=(3, 2), dpi=dpi)
+    texts = [fig.text(0.1, 0.2 * i, "two\nlines Äg" if i % 2 else "one line gy", fontsize=size, family=family,
+                      weight=weight)
+             for i, (size, family, weight) in enumerate([(7, "sans-serif", "normal"), (9.5, "serif", "bold"),
+                                                         (12, "monospace", "normal"), (17.3, "sans-serif", "light")])]
+    stock = RendererAgg(300, 200, dpi)
+    cached = RendererAgg(300, 200, dpi)
+    assert text_cache.use_text_cache(cached)
+    for text in texts:
+        assert text.get_window_extent(cached).bounds == text.get_window_extent(stock).bounds
+    plt.close(fig)
