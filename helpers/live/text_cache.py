@@ -78,8 +78,9 @@ class _TextCachingRendererAgg(RendererAgg):
         if key not in metrics:
             metrics[key] = (None, None, None)  # Matplotlib then measures the font itself
             font = get_font(fontManager._find_fonts_by_props(prop))
-            for table_name, gap_key, ascent_key, descent_key in (
-                    ("OS/2", "sTypoLineGap", "sTypoAscender", "sTypoDescender"), ("hhea", "lineGap", "ascent", "descent")):
+            tables = (("OS/2", "sTypoLineGap", "sTypoAscender", "sTypoDescender"),
+                      ("hhea", "lineGap", "ascent", "descent"))
+            for table_name, gap_key, ascent_key, descent_key in tables:
                 table = font.get_sfnt_table(table_name)
                 if table is not None:
                     # the same expression, in the same order, as Matplotlib's: the same floats
