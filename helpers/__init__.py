@@ -22,8 +22,10 @@ from .encodings import (
 )
 from .learned import LearnedPositionalEmbedding
 from .measure.common import (
+    BandMeans,
     OffsetProfile,
     allocated_bytes,
+    band_means,
     dot_by_offset,
     fit_linear_map,
     min_pairwise_distance,
@@ -94,11 +96,9 @@ from .measure.l08_train_short_test_long import (
     PRESS_TABLE_2,
     PRESS_TRAINED_ON,
     TRAINED_SCHEMES,
-    BandMeans,
     OrderingComparison,
     PositionProbe,
     ShortContextRun,
-    band_means,
     build_model,
     compare_orderings,
     evaluate_models,
@@ -115,30 +115,22 @@ from .measure.l08_train_short_test_long import (
 from .measure.l09_stretching_rope import (
     MODEL_SHAPES,
     STRETCHES,
-    Bands,
-    CacheMismatch,
     FieldLosses,
     FineTuning,
     ModelShape,
-    NeighbourBlur,
     PairPicture,
     StretchRun,
     TemperatureEffect,
-    UnseenAngles,
     apply_stretch,
     attention_entropy_by_position,
-    dynamic_cache_mismatch,
     field_losses,
     fine_tuned,
-    loss_bands,
     losses_by_method,
-    neighbour_blur,
     pair_picture,
     shape_pictures,
     stretch_claims,
     stretch_run,
     stretched_frequencies,
-    unseen_angles,
     yarn_temperature_effect,
 )
 from .measure.l10_rope_in_practice import (
@@ -153,11 +145,17 @@ from .relative import alibi_bias, alibi_slopes, shaw_clip, t5_bucket
 from .rope_scaling import (
     PAIR_KINDS,
     SCALING_METHODS,
+    CacheMismatch,
+    NeighbourBlur,
+    UnseenAngles,
     classify_pairs,
+    dynamic_cache_mismatch,
     dynamic_ntk_factor,
+    neighbour_blur,
     pair_scales,
     relative_wavelengths,
     scaled_frequencies,
+    unseen_angles,
 )
 from .rotary import (
     ROPE_LAYOUTS,
@@ -170,7 +168,8 @@ from .rotary import (
     rotation_matrix,
 )
 from .schemes import SCHEMES, PositionScheme, scheme
-from .training import SHORT_CONTEXT, LetterDigitCopy, ShortContext, Task, loss_by_position, train, train_many
+from .tasks import LetterDigitCopy, Task
+from .training import SHORT_CONTEXT, ShortContext, loss_by_position, train, train_many
 
 
 def _public_names() -> list[str]:

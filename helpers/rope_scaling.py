@@ -1,4 +1,5 @@
-"""Stretching RoPE past its training length: the scaled frequencies of five published methods.
+"""Stretching RoPE past its training length: the scaled frequencies of five published methods, and
+what stretching does to the angles (unseen angles, blurred neighbours, a rotated key cache).
 
 Every method starts from the usual frequencies ω_i = base^(−2i/d), i = 0 … d/2 − 1 (d = head_dim),
 and returns new ones ω'_i. The scale of pair i is s_i = ω_i / ω'_i: 1 means the pair is kept
@@ -31,11 +32,13 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import NamedTuple
 
 import torch
 
 from ._checks import check_base, check_choice, check_even, check_finite, check_int
 from .encodings import frequencies
+from .rotary import rope
 
 SCALING_METHODS = ("linear", "ntk", "dynamic", "yarn", "llama3")
 PAIR_KINDS = ("extrapolated", "blended", "interpolated")
@@ -269,3 +272,106 @@ def classify_pairs(scales: torch.Tensor, factor: float, rel_tol: float = 1e-9) -
         else:
             kinds.append("blended")
     return tuple(kinds)
+
+
+# ---------------------------------------------------------------------------------------------
+# Why plain extrapolation fails, and why plain interpolation blurs neighbours
+
+
+class UnseenAngles(NamedTuple):
+    """Per pair: which angles a key at offset δ in L … n−1 gets that no offset below L gave it."""
+
+    turns_within_l: torch.Tensor  # (d/2,) float64: (L−1)·ω_i / 2π, how far pair i turned over training offsets
+    largest_gap: torch.Tensor  # (d/2,) float64: max over δ ∈ [L, n) of the distance (rad) to the nearest
+    #                            angle δ'·ω_i (mod 2π) with δ' < L; 0 = nothing new
+
+
+def unseen_angles(inv_freq: torch.Tensor, original_max_len: int, length: int) -> UnseenAngles:
+    """For offsets δ = L … n−1 (n = ``length`` > L), how far each pair's angle δ·ω_i lies from every
+    angle δ'·ω_i (mod 2π) the training offsets δ' = 0 … L−1 produced. ``inv_freq``: (d/2,) ω_i.
+
+    A pair that turned less than once within L meets angles up to (n−1)·ω_i that no training
+    offset showed it; a fast pair only revisits angles it has seen (gaps below ω_i / 2).
+    """
+    omega = _check_frequencies("inv_freq", inv_freq)
+    original_max_len = check_int("original_max_len", original_max_len, 1)
+    length = check_int("length", length, original_max_len + 1)
+    tau = 2 * math.pi
+    seen = torch.remainder(torch.arange(original_max_len, dtype=torch.float64)[:, None] * omega, tau)
+    seen = seen.sort(dim=0).values.T.contiguous()  # (d/2, L), ascending per pair
+    circle = torch.cat([seen[:, -1:] - tau, seen, seen[:, :1] + tau], dim=1)  # wrap-around neighbours
+    new = torch.remainder(torch.arange(original_max_len, length, dtype=torch.float64)[:, None] * omega, tau)
+    new = new.T.contiguous()  # (d/2, n − L)
+    right = torch.searchsorted(circle, new).clamp(1, circle.shape[1] - 1)
+    gap = torch.minimum(circle.gather(1, right) - new, new - circle.gather(1, right - 1)).clamp(min=0.0)
+    return UnseenAngles((original_max_len - 1) * omega / tau, gap.amax(1))
+
+
+class NeighbourBlur(NamedTuple):
+    """What interpolation does to nearby offsets."""
+
+    fastest_step: float  # ω'_0: the angle between neighbouring positions in the fastest pair (rad)
+    original_step: float  # ω_0 before scaling
+    looks_like: float  # the (fractional) trained offset whose rotation the offset asked about now gets
+
+
+def neighbour_blur(inv_freq: torch.Tensor, original: torch.Tensor, offset: int) -> NeighbourBlur:
+    """The fastest pair's step before and after scaling, and, when every pair is scaled alike
+    (position interpolation), the trained offset that ``offset`` now looks like: offset·ω'_0/ω_0."""
+    scale = pair_scales(original, inv_freq)
+    offset = check_int("offset", offset, 0)
+    return NeighbourBlur(float(inv_freq[0]), float(original[0]), offset / float(scale[0]))
+
+
+# ---------------------------------------------------------------------------------------------
+# The dynamic-NTK cache pitfall
+
+
+class CacheMismatch(NamedTuple):
+    """Scores of the newest query against every key, computed three ways. Errors are the largest
+    |difference| from ``fresh``, relative to the largest fresh score."""
+
+    fresh: torch.Tensor  # (n,) every key rotated now, with the frequencies of the current length n
+    rotated_cache: torch.Tensor  # (n,) keys cached after rotation, each with the frequencies of its time
+    unrotated_cache: torch.Tensor  # (n,) keys cached before rotation and rotated now
+    rotated_cache_error: float
+    unrotated_cache_error: float
+
+
+def dynamic_cache_mismatch(
+    q: torch.Tensor, keys: torch.Tensor, *, base: float, original_max_len: int, prompt_len: int,
+    factor: float = 1.0,
+) -> CacheMismatch:
+    """Dynamic NTK in a decoder with a key cache. A prompt of c = ``prompt_len`` tokens is processed
+    at once (its keys rotated with the frequencies for length c), then one token at a time up to
+    n = len(keys): the key at position j ≥ c is rotated with the frequencies for length j + 1.
+    The query q (d,) of the last token sits at n − 1 and uses the frequencies for length n.
+
+    Dynamic NTK changes the frequencies whenever the length passes L, so keys rotated at an
+    earlier length and kept in the cache no longer match the query's frequencies. Caching keys
+    before the rotation (rotating them when attending) gives the fresh scores again.
+    keys: (n, d); returns the three score vectors (n,) and the two relative errors.
+    """
+    q = q.detach().to(torch.float64)
+    keys = keys.detach().to(torch.float64)
+    if keys.dim() != 2 or q.shape != keys.shape[-1:]:
+        raise ValueError(f"q must have shape (d,) and keys (n, d), got {tuple(q.shape)} and {tuple(keys.shape)}")
+    d = check_even("q.shape[-1] (d)", q.shape[-1])
+    n = keys.shape[0]
+    prompt_len = check_int("prompt_len", prompt_len, 1)
+    if prompt_len > n:
+        raise ValueError(f"prompt_len must be at most the number of keys, {n}, got {prompt_len}")
+
+    def freqs_at(length: int) -> torch.Tensor:
+        return scaled_frequencies(d, base, "dynamic", factor, original_max_len, seq_len=length)[0]
+
+    now = freqs_at(n)
+    q_rot = rope(q[None], torch.tensor([n - 1]), freqs=now)[0]
+    fresh = rope(keys, freqs=now) @ q_rot
+    prompt = rope(keys[:prompt_len], freqs=freqs_at(prompt_len))
+    later = [rope(keys[j : j + 1], torch.tensor([j]), freqs=freqs_at(j + 1)) for j in range(prompt_len, n)]
+    rotated_cache = torch.cat([prompt, *later]) @ q_rot
+    unrotated_cache = rope(keys, torch.arange(n), freqs=now) @ q_rot  # the stored raw keys, rotated now
+    top = fresh.abs().max().item()
+    return CacheMismatch(fresh, rotated_cache, unrotated_cache, (rotated_cache - fresh).abs().max().item() / top,
+                         (unrotated_cache - fresh).abs().max().item() / top)

@@ -1,6 +1,8 @@
 """Stretched RoPE frequencies: Hugging Face's own rope initialisation as the oracle, NTK-aware
 worked by hand, properties every method must have, the published cut-offs, RoPE with custom
-frequencies, and the errors bad input gets. Configs are made by hand; nothing is downloaded."""
+frequencies, the errors bad input gets, and what stretching does to the angles (unseen angles,
+the interpolation blur, a rotated key cache under dynamic NTK), worked by hand. Configs are made
+by hand; nothing is downloaded."""
 
 import math
 import re
@@ -545,3 +547,78 @@ def test_the_usual_rope_still_works_after_a_bad_freqs():
     with pytest.raises(ValueError):
         H.rope(x, freqs=torch.ones(3))
     assert torch.equal(H.rope(x), H.rope(x, freqs=H.frequencies(8, 10000.0, torch.float64)))
+
+
+# --- unseen angles and the blur ------------------------------------------------------------
+
+
+def test_unseen_angles_by_hand():
+    # ω = 1, L = 4: training offsets 0 … 3 give angles 0, 1, 2, 3 rad. Offset 4 is 1 rad from 3;
+    # offset 5 is 2π − 5 = 1.2832 rad from 0 (mod 2π) and 2 rad from 3: the largest gap is 1.2832.
+    u = H.unseen_angles(torch.tensor([1.0], dtype=torch.float64), 4, 6)
+    assert u.largest_gap.item() == pytest.approx(TAU - 5)
+    assert u.turns_within_l.item() == pytest.approx(3 / TAU)
+    # A quarter turn per step: offsets 0 … 3 already visit all four angles it can ever reach.
+    quarter = H.unseen_angles(torch.tensor([TAU / 4], dtype=torch.float64), 4, 40)
+    assert quarter.largest_gap.item() == pytest.approx(0.0, abs=1e-12)
+
+
+def test_unseen_angles_llama2_follow_yarn_cut_off():
+    # Llama 2 at 4×: pairs that turn at least once within L only revisit angles; the others
+    # (from pair 46 on, the ones YaRN fully interpolates) meet angles far from any seen in training.
+    u = H.unseen_angles(H.frequencies(128, 10000.0, torch.float64), 4096, 4 * 4096)
+    assert bool((u.largest_gap[:46] < 0.05).all()) and bool((u.largest_gap[46:] > 0.4).all())
+    assert bool((u.turns_within_l[:46] > 1).all()) and bool((u.turns_within_l[46:] < 1).all())
+
+
+def test_unseen_angles_bad_input():
+    with pytest.raises(ValueError, match="length must be an integer"):
+        H.unseen_angles(torch.ones(2, dtype=torch.float64), 64, 64)
+    with pytest.raises(ValueError, match="inv_freq must hold finite frequencies"):
+        H.unseen_angles(torch.tensor([1.0, -1.0]), 4, 8)
+
+
+def test_neighbour_blur_of_position_interpolation():
+    omega = H.frequencies(16, 10000.0, torch.float64)
+    blur = H.neighbour_blur(omega / 4, omega, offset=12)
+    assert blur == (0.25, 1.0, 3.0)
+    # Every pair alike: the key 12 back gets exactly the rotation the key 3 back had in training.
+    x = torch.randn(1, 16, dtype=torch.float64)
+    assert torch.allclose(H.rope(x, torch.tensor([12]), freqs=omega / 4), H.rope(x, torch.tensor([3])))
+
+
+# --- the dynamic-NTK cache pitfall ---------------------------------------------------------
+
+
+def test_dynamic_cache_mismatch_by_hand():
+    # d = 4, base 100: ω = (1, 0.1). L = 4, prompt 4, n = 8. q and every key are e_1 of pair 1
+    # (the slow pair), so each score is cos(angle of q − angle of k) in that pair.
+    # Now (length 8): factor 8/4 = 2, ω'_1 = 0.1/2 = 0.05 (NTK halves the slowest pair); q at 7: 0.35.
+    # Cached: keys 0 … 3 at ω = 0.1 (the prompt, length 4); key j ≥ 4 at length j + 1: ω = 0.1·4/(j + 1).
+    q = torch.tensor([0.0, 0.0, 1.0, 0.0], dtype=torch.float64)
+    keys = q.expand(8, 4).clone()
+    r = H.dynamic_cache_mismatch(q, keys, base=100.0, original_max_len=4, prompt_len=4)
+    fresh = [math.cos(0.35 - 0.05 * j) for j in range(8)]
+    stale = [math.cos(0.35 - 0.1 * j) for j in range(4)] + [math.cos(0.35 - j * 0.4 / (j + 1)) for j in range(4, 8)]
+    assert r.fresh.tolist() == pytest.approx(fresh, abs=1e-12)
+    assert r.rotated_cache.tolist() == pytest.approx(stale, abs=1e-12)
+    assert r.unrotated_cache.tolist() == pytest.approx(fresh, abs=1e-12)
+    assert r.rotated_cache_error == pytest.approx(max(abs(a - b) for a, b in zip(stale, fresh, strict=True)))
+    assert r.unrotated_cache_error == 0.0
+
+
+def test_no_mismatch_while_the_length_stays_within_l():
+    g = torch.Generator().manual_seed(0)
+    q, keys = torch.randn(16, generator=g), torch.randn(40, 16, generator=g)
+    r = H.dynamic_cache_mismatch(q, keys, base=10000.0, original_max_len=64, prompt_len=10)
+    assert r.rotated_cache_error == 0.0
+    long = H.dynamic_cache_mismatch(q, torch.randn(100, 16, generator=g), base=10000.0, original_max_len=64,
+                                    prompt_len=64)
+    assert long.rotated_cache_error > 0.1 and long.unrotated_cache_error == 0.0
+
+
+def test_cache_bad_input():
+    with pytest.raises(ValueError, match="prompt_len must be at most"):
+        H.dynamic_cache_mismatch(torch.ones(4), torch.ones(3, 4), base=100.0, original_max_len=2, prompt_len=5)
+    with pytest.raises(ValueError, match="q must have shape"):
+        H.dynamic_cache_mismatch(torch.ones(6), torch.ones(3, 4), base=100.0, original_max_len=2, prompt_len=2)

@@ -305,3 +305,12 @@ def test_bad_train_many_arguments():
         H.train_many({"a": "model"}, task, steps=1, batch=2, length=8)
     with pytest.raises(ValueError, match="steps must be an integer ≥ 1, got 0"):
         H.train_many({"a": _tiny("none", 0)}, task, steps=0, batch=2, length=8)
+
+
+def test_field_floors_by_hand():
+    # 4 letters, noise 0.1: the letter is kept with probability 0.9 + 0.1/4 = 0.925, and each of
+    # the 3 others has 0.025; its entropy is −0.925·ln 0.925 − 3·0.025·ln 0.025. The same for 4 digits.
+    task = H.LetterDigitCopy()
+    letter = -0.925 * math.log(0.925) - 3 * 0.025 * math.log(0.025)
+    assert task.letter_floor == pytest.approx(letter) and task.digit_floor == pytest.approx(letter)
+    assert task.entropy_floor == pytest.approx(2 * letter)

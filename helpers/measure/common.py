@@ -1,5 +1,5 @@
 """Measurements more than one lesson makes: distances between codes, dot products grouped by
-offset, least-squares linear maps, and fair timing of kernels.
+offset, least-squares linear maps, mean loss in bands of positions, and fair timing of kernels.
 
 Conventions: a table of codes is a (length, d) tensor whose row p is the code of position p.
 Distances, scores and fits are computed in float64 and returned as float64 tensors or numbers.
@@ -7,6 +7,7 @@ Distances, scores and fits are computed in float64 and returned as float64 tenso
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -180,3 +181,29 @@ def allocated_bytes(fn: Callable[[], object]) -> tuple[int, list[str]]:
     with _AllocationCounter() as counter:
         fn()
     return counter.nbytes, counter.ops
+
+
+# ---------------------------------------------------------------------------------------------
+# Loss by position, in bands around the training length
+
+
+class BandMeans(NamedTuple):
+    """Mean loss (nats) over three bands of positions; nan where the curve does not reach the end
+    of the band."""
+
+    within: float  # positions 0 … L−1
+    to_2l: float  # L … 2L−1
+    to_4l: float  # 2L … 4L−1
+
+
+def band_means(curve: torch.Tensor, train_length: int) -> BandMeans:
+    """:class:`BandMeans` of a (n,) loss-by-position curve for training length L."""
+    L = check_int("train_length", train_length, 1)
+    if not isinstance(curve, torch.Tensor) or curve.dim() != 1:
+        raise ValueError(f"curve must be a (n,) tensor of losses by position, got {curve!r:.60}")
+    return BandMeans(*(mean_over(curve, lo, hi) for lo, hi in ((0, L), (L, 2 * L), (2 * L, 4 * L))))
+
+
+def mean_over(curve: torch.Tensor, lo: int, hi: int) -> float:
+    """The mean of curve[lo:hi], or nan when the curve stops before ``hi``."""
+    return float(curve[lo:hi].mean()) if curve.shape[0] >= hi else math.nan

@@ -22,7 +22,8 @@ from .._checks import check_choice, check_int, check_matrix
 from ..model import TinyLM
 from ..relative import alibi_slopes, t5_bucket
 from ..schemes import SCHEMES, PositionScheme, scheme
-from ..training import LetterDigitCopy, Task, loss_by_position, train
+from ..tasks import LetterDigitCopy, Task
+from ..training import loss_by_position, train
 
 # ---------------------------------------------------------------------------------------------
 # Looking at a table: cosine similarity of its rows, by offset.

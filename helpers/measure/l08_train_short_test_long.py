@@ -31,8 +31,9 @@ import torch.nn.functional as F
 from .._checks import check_choice, check_finite, check_int
 from ..model import TinyLM
 from ..schemes import Learned
-from ..training import SHORT_CONTEXT, ShortContext, Task, train_many
-from .common import _fit_linear_map
+from ..tasks import Task
+from ..training import SHORT_CONTEXT, ShortContext, train_many
+from .common import BandMeans, _fit_linear_map, band_means, mean_over
 
 # The six models of the lesson, in the order tables list them.
 TRAINED_SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "t5")
@@ -117,27 +118,6 @@ def evaluation_seeds(seed: int, batches: int) -> list[int]:
     return [10_000 + 100 * seed + b for b in range(batches)]
 
 
-class BandMeans(NamedTuple):
-    """Mean loss (nats) over three bands of positions; nan where the curve does not reach the end
-    of the band."""
-
-    within: float  # positions 0 … L−1
-    to_2l: float  # L … 2L−1
-    to_4l: float  # 2L … 4L−1
-
-
-def band_means(curve: torch.Tensor, train_length: int) -> BandMeans:
-    """:class:`BandMeans` of a (n,) loss-by-position curve for training length L."""
-    L = check_int("train_length", train_length, 1)
-    if not isinstance(curve, torch.Tensor) or curve.dim() != 1:
-        raise ValueError(f"curve must be a (n,) tensor of losses by position, got {curve!r:.60}")
-    return BandMeans(*(_mean(curve, lo, hi) for lo, hi in ((0, L), (L, 2 * L), (2 * L, 4 * L))))
-
-
-def _mean(curve: torch.Tensor, lo: int, hi: int) -> float:
-    return float(curve[lo:hi].mean()) if curve.shape[0] >= hi else math.nan
-
-
 def toy_lengths(train_length: int) -> tuple[int, ...]:
     """Press et al.'s evaluation lengths scaled to a model trained on ``train_length`` tokens:
     round(L·n / 512) for n in 512, 1012, 1512, 2512 (64 → 64, 126, 189, 314)."""
@@ -188,7 +168,7 @@ class ShortContextRun:
         ``schemes`` (default: all): a sequence of n tokens scored as a whole."""
         n = check_int("n", n, 1)
         names = self.schemes if schemes is None else tuple(self._name(name) for name in schemes)
-        return {name: _mean(self.curve(name), 0, n) for name in names}
+        return {name: mean_over(self.curve(name), 0, n) for name in names}
 
     def perplexity(self, name: str, n: int) -> float:
         """exp(mean loss over the first n positions), as Press et al. score a sequence of n tokens;

@@ -24,24 +24,16 @@ from ..rope_scaling import (
     PAIR_KINDS,
     SCALING_METHODS,
     _check_factor,
-    _check_frequencies,
     classify_pairs,
     dynamic_ntk_factor,
     pair_scales,
     relative_wavelengths,
     scaled_frequencies,
 )
-from ..rotary import rope
 from ..schemes import RoPE
-from ..training import (
-    SHORT_CONTEXT,
-    LetterDigitCopy,
-    ShortContext,
-    Task,
-    _field_entropy,
-    loss_by_position,
-    train,
-)
+from ..tasks import LetterDigitCopy, Task
+from ..training import SHORT_CONTEXT, ShortContext, loss_by_position, train
+from .common import BandMeans, band_means
 
 # What the lesson applies to its trained model: no scaling at all ("plain": the positions past L
 # simply extrapolate), then each method of helpers.SCALING_METHODS.
@@ -148,128 +140,7 @@ def shape_pictures(
 
 
 # ---------------------------------------------------------------------------------------------
-# Why plain extrapolation fails, and why plain interpolation blurs neighbours
-
-
-class UnseenAngles(NamedTuple):
-    """Per pair: which angles a key at offset δ in L … n−1 gets that no offset below L gave it."""
-
-    turns_within_l: torch.Tensor  # (d/2,) float64: (L−1)·ω_i / 2π, how far pair i turned over training offsets
-    largest_gap: torch.Tensor  # (d/2,) float64: max over δ ∈ [L, n) of the distance (rad) to the nearest
-    #                            angle δ'·ω_i (mod 2π) with δ' < L; 0 = nothing new
-
-
-def unseen_angles(inv_freq: torch.Tensor, original_max_len: int, length: int) -> UnseenAngles:
-    """For offsets δ = L … n−1 (n = ``length`` > L), how far each pair's angle δ·ω_i lies from every
-    angle δ'·ω_i (mod 2π) the training offsets δ' = 0 … L−1 produced. ``inv_freq``: (d/2,) ω_i.
-
-    A pair that turned less than once within L meets angles up to (n−1)·ω_i that no training
-    offset showed it; a fast pair only revisits angles it has seen (gaps below ω_i / 2).
-    """
-    omega = _check_frequencies("inv_freq", inv_freq)
-    original_max_len = check_int("original_max_len", original_max_len, 1)
-    length = check_int("length", length, original_max_len + 1)
-    tau = 2 * math.pi
-    seen = torch.remainder(torch.arange(original_max_len, dtype=torch.float64)[:, None] * omega, tau)
-    seen = seen.sort(dim=0).values.T.contiguous()  # (d/2, L), ascending per pair
-    circle = torch.cat([seen[:, -1:] - tau, seen, seen[:, :1] + tau], dim=1)  # wrap-around neighbours
-    new = torch.remainder(torch.arange(original_max_len, length, dtype=torch.float64)[:, None] * omega, tau)
-    new = new.T.contiguous()  # (d/2, n − L)
-    right = torch.searchsorted(circle, new).clamp(1, circle.shape[1] - 1)
-    gap = torch.minimum(circle.gather(1, right) - new, new - circle.gather(1, right - 1)).clamp(min=0.0)
-    return UnseenAngles((original_max_len - 1) * omega / tau, gap.amax(1))
-
-
-class NeighbourBlur(NamedTuple):
-    """What interpolation does to nearby offsets."""
-
-    fastest_step: float  # ω'_0: the angle between neighbouring positions in the fastest pair (rad)
-    original_step: float  # ω_0 before scaling
-    looks_like: float  # the (fractional) trained offset whose rotation the offset asked about now gets
-
-
-def neighbour_blur(inv_freq: torch.Tensor, original: torch.Tensor, offset: int) -> NeighbourBlur:
-    """The fastest pair's step before and after scaling, and, when every pair is scaled alike
-    (position interpolation), the trained offset that ``offset`` now looks like: offset·ω'_0/ω_0."""
-    scale = pair_scales(original, inv_freq)
-    offset = check_int("offset", offset, 0)
-    return NeighbourBlur(float(inv_freq[0]), float(original[0]), offset / float(scale[0]))
-
-
-# ---------------------------------------------------------------------------------------------
-# The dynamic-NTK cache pitfall
-
-
-class CacheMismatch(NamedTuple):
-    """Scores of the newest query against every key, computed three ways. Errors are the largest
-    |difference| from ``fresh``, relative to the largest fresh score."""
-
-    fresh: torch.Tensor  # (n,) every key rotated now, with the frequencies of the current length n
-    rotated_cache: torch.Tensor  # (n,) keys cached after rotation, each with the frequencies of its time
-    unrotated_cache: torch.Tensor  # (n,) keys cached before rotation and rotated now
-    rotated_cache_error: float
-    unrotated_cache_error: float
-
-
-def dynamic_cache_mismatch(
-    q: torch.Tensor, keys: torch.Tensor, *, base: float, original_max_len: int, prompt_len: int,
-    factor: float = 1.0,
-) -> CacheMismatch:
-    """Dynamic NTK in a decoder with a key cache. A prompt of c = ``prompt_len`` tokens is processed
-    at once (its keys rotated with the frequencies for length c), then one token at a time up to
-    n = len(keys): the key at position j ≥ c is rotated with the frequencies for length j + 1.
-    The query q (d,) of the last token sits at n − 1 and uses the frequencies for length n.
-
-    Dynamic NTK changes the frequencies whenever the length passes L, so keys rotated at an
-    earlier length and kept in the cache no longer match the query's frequencies. Caching keys
-    before the rotation (rotating them when attending) gives the fresh scores again.
-    keys: (n, d); returns the three score vectors (n,) and the two relative errors.
-    """
-    q = q.detach().to(torch.float64)
-    keys = keys.detach().to(torch.float64)
-    if keys.dim() != 2 or q.shape != keys.shape[-1:]:
-        raise ValueError(f"q must have shape (d,) and keys (n, d), got {tuple(q.shape)} and {tuple(keys.shape)}")
-    d = check_even("q.shape[-1] (d)", q.shape[-1])
-    n = keys.shape[0]
-    prompt_len = check_int("prompt_len", prompt_len, 1)
-    if prompt_len > n:
-        raise ValueError(f"prompt_len must be at most the number of keys, {n}, got {prompt_len}")
-
-    def freqs_at(length: int) -> torch.Tensor:
-        return scaled_frequencies(d, base, "dynamic", factor, original_max_len, seq_len=length)[0]
-
-    now = freqs_at(n)
-    q_rot = rope(q[None], torch.tensor([n - 1]), freqs=now)[0]
-    fresh = rope(keys, freqs=now) @ q_rot
-    prompt = rope(keys[:prompt_len], freqs=freqs_at(prompt_len))
-    later = [rope(keys[j : j + 1], torch.tensor([j]), freqs=freqs_at(j + 1)) for j in range(prompt_len, n)]
-    rotated_cache = torch.cat([prompt, *later]) @ q_rot
-    unrotated_cache = rope(keys, torch.arange(n), freqs=now) @ q_rot  # the stored raw keys, rotated now
-    top = fresh.abs().max().item()
-    return CacheMismatch(fresh, rotated_cache, unrotated_cache, (rotated_cache - fresh).abs().max().item() / top,
-                         (unrotated_cache - fresh).abs().max().item() / top)
-
-
-# ---------------------------------------------------------------------------------------------
 # The methods on a trained model
-
-
-class Bands(NamedTuple):
-    """Mean loss (nats) in three position bands of a loss-by-position curve."""
-
-    within: float  # positions 0 … L−1
-    to_2l: float  # L … 2L−1
-    to_4l: float  # 2L … 4L−1 (nan if the curve is shorter)
-
-
-def loss_bands(loss: torch.Tensor, original_max_len: int) -> Bands:
-    """Band means of a (n,) loss-by-position curve, n ≥ 2L; the last band is nan when n < 4L."""
-    L = check_int("original_max_len", original_max_len, 1)
-    n = loss.shape[-1]
-    if loss.dim() != 1 or n < 2 * L:
-        raise ValueError(f"loss must be a (n,) curve with n ≥ 2L = {2 * L}, got shape {tuple(loss.shape)}")
-    last = loss[2 * L : 4 * L].mean().item() if n >= 4 * L else float("nan")
-    return Bands(loss[:L].mean().item(), loss[L : 2 * L].mean().item(), last)
 
 
 def _rope_scheme(model: torch.nn.Module) -> RoPE:
@@ -376,8 +247,8 @@ def field_losses(
             digit -= log_p.logsumexp(-2).gather(-1, right_digit[..., None])[..., 0].mean(0)
     finally:
         model.train(was_training)
-    return FieldLosses(letter / batches, digit / batches, _field_entropy(task.letters, task.noise),
-                       _field_entropy(task.digits, task.noise), math.log(task.letters), math.log(task.digits))
+    return FieldLosses(letter / batches, digit / batches, task.letter_floor, task.digit_floor,
+                       math.log(task.letters), math.log(task.digits))
 
 
 class TemperatureEffect(NamedTuple):
@@ -441,11 +312,11 @@ class StretchRun:
     base: torch.nn.Module
     tuned_fields: dict[str, FieldLosses] | None = None  # for a LetterDigitCopy task: the fields after fine-tuning
 
-    def excess(self, which: str, method: str) -> Bands:
+    def excess(self, which: str, method: str) -> BandMeans:
         """Band means of loss − floor for ``which`` ("training_free" or "tuned") and ``method``."""
         curves = {"training_free": self.training_free, "tuned": self.tuned}[check_choice(
             "which", which, ("training_free", "tuned"))]
-        return loss_bands(curves[method] - self.floor, self.original_max_len)
+        return band_means(curves[method] - self.floor, self.original_max_len)
 
 
 def stretch_run(

@@ -152,3 +152,12 @@ def test_allocated_bytes_counts_new_tensors_only():
     assert nbytes == 80 and len(ops) == 2
     with pytest.raises(TypeError, match="fn"):
         H.allocated_bytes(x)
+
+
+def test_band_means_by_hand():
+    curve = torch.arange(320, dtype=torch.float64)  # the loss at position t is t
+    assert tuple(H.band_means(curve, 64)) == (31.5, 95.5, 191.5)  # means of 0…63, 64…127, 128…255
+    short = H.band_means(curve[:200], 64)  # the last band needs 256 positions
+    assert short[:2] == (31.5, 95.5) and math.isnan(short.to_4l)
+    with pytest.raises(ValueError, match="curve"):
+        H.band_means(curve[None], 64)

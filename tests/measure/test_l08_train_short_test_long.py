@@ -25,15 +25,6 @@ def test_toy_lengths_keep_press_ratios():
     assert M.toy_lengths(128) == (128, 253, 378, 628)
 
 
-def test_band_means_by_hand():
-    curve = torch.arange(320, dtype=torch.float64)  # the loss at position t is t
-    assert tuple(M.band_means(curve, 64)) == (31.5, 95.5, 191.5)  # means of 0…63, 64…127, 128…255
-    short = M.band_means(curve[:200], 64)  # the last band needs 256 positions
-    assert short[:2] == (31.5, 95.5) and math.isnan(short.to_4l)
-    with pytest.raises(ValueError, match="curve"):
-        M.band_means(curve[None], 64)
-
-
 # --- orderings ------------------------------------------------------------------------------------
 
 

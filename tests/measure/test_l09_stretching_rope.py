@@ -1,6 +1,6 @@
-"""Lesson 09's measurements (helpers.measure.l09_stretching_rope): the per-pair picture, unseen
-angles, the interpolation blur, the dynamic-NTK cache mismatch and the stretch experiment, against
-values worked out by hand."""
+"""Lesson 09's measurements (helpers.measure.l09_stretching_rope): the per-pair picture and the
+stretch experiment, against values worked out by hand. (Unseen angles, the interpolation blur and
+the dynamic-NTK cache mismatch live in helpers.rope_scaling and are tested with it.)"""
 
 import math
 
@@ -86,91 +86,7 @@ def test_picture_bad_input():
         S.shape_pictures((16, 1e4, 64), 2.0)
 
 
-# --- unseen angles and the blur ------------------------------------------------------------
-
-
-def test_unseen_angles_by_hand():
-    # ω = 1, L = 4: training offsets 0 … 3 give angles 0, 1, 2, 3 rad. Offset 4 is 1 rad from 3;
-    # offset 5 is 2π − 5 = 1.2832 rad from 0 (mod 2π) and 2 rad from 3: the largest gap is 1.2832.
-    u = S.unseen_angles(torch.tensor([1.0], dtype=torch.float64), 4, 6)
-    assert u.largest_gap.item() == pytest.approx(TAU - 5)
-    assert u.turns_within_l.item() == pytest.approx(3 / TAU)
-    # A quarter turn per step: offsets 0 … 3 already visit all four angles it can ever reach.
-    quarter = S.unseen_angles(torch.tensor([TAU / 4], dtype=torch.float64), 4, 40)
-    assert quarter.largest_gap.item() == pytest.approx(0.0, abs=1e-12)
-
-
-def test_unseen_angles_llama2_follow_yarn_cut_off():
-    # Llama 2 at 4×: pairs that turn at least once within L only revisit angles; the others
-    # (from pair 46 on, the ones YaRN fully interpolates) meet angles far from any seen in training.
-    u = S.unseen_angles(H.frequencies(128, 10000.0, torch.float64), 4096, 4 * 4096)
-    assert bool((u.largest_gap[:46] < 0.05).all()) and bool((u.largest_gap[46:] > 0.4).all())
-    assert bool((u.turns_within_l[:46] > 1).all()) and bool((u.turns_within_l[46:] < 1).all())
-
-
-def test_unseen_angles_bad_input():
-    with pytest.raises(ValueError, match="length must be an integer"):
-        S.unseen_angles(torch.ones(2, dtype=torch.float64), 64, 64)
-    with pytest.raises(ValueError, match="inv_freq must hold finite frequencies"):
-        S.unseen_angles(torch.tensor([1.0, -1.0]), 4, 8)
-
-
-def test_neighbour_blur_of_position_interpolation():
-    omega = H.frequencies(16, 10000.0, torch.float64)
-    blur = S.neighbour_blur(omega / 4, omega, offset=12)
-    assert blur == (0.25, 1.0, 3.0)
-    # Every pair alike: the key 12 back gets exactly the rotation the key 3 back had in training.
-    x = torch.randn(1, 16, dtype=torch.float64)
-    assert torch.allclose(H.rope(x, torch.tensor([12]), freqs=omega / 4), H.rope(x, torch.tensor([3])))
-
-
-# --- the dynamic-NTK cache pitfall ---------------------------------------------------------
-
-
-def test_dynamic_cache_mismatch_by_hand():
-    # d = 4, base 100: ω = (1, 0.1). L = 4, prompt 4, n = 8. q and every key are e_1 of pair 1
-    # (the slow pair), so each score is cos(angle of q − angle of k) in that pair.
-    # Now (length 8): factor 8/4 = 2, ω'_1 = 0.1/2 = 0.05 (NTK halves the slowest pair); q at 7: 0.35.
-    # Cached: keys 0 … 3 at ω = 0.1 (the prompt, length 4); key j ≥ 4 at length j + 1: ω = 0.1·4/(j + 1).
-    q = torch.tensor([0.0, 0.0, 1.0, 0.0], dtype=torch.float64)
-    keys = q.expand(8, 4).clone()
-    r = S.dynamic_cache_mismatch(q, keys, base=100.0, original_max_len=4, prompt_len=4)
-    fresh = [math.cos(0.35 - 0.05 * j) for j in range(8)]
-    stale = [math.cos(0.35 - 0.1 * j) for j in range(4)] + [math.cos(0.35 - j * 0.4 / (j + 1)) for j in range(4, 8)]
-    assert r.fresh.tolist() == pytest.approx(fresh, abs=1e-12)
-    assert r.rotated_cache.tolist() == pytest.approx(stale, abs=1e-12)
-    assert r.unrotated_cache.tolist() == pytest.approx(fresh, abs=1e-12)
-    assert r.rotated_cache_error == pytest.approx(max(abs(a - b) for a, b in zip(stale, fresh, strict=True)))
-    assert r.unrotated_cache_error == 0.0
-
-
-def test_no_mismatch_while_the_length_stays_within_l():
-    g = torch.Generator().manual_seed(0)
-    q, keys = torch.randn(16, generator=g), torch.randn(40, 16, generator=g)
-    r = S.dynamic_cache_mismatch(q, keys, base=10000.0, original_max_len=64, prompt_len=10)
-    assert r.rotated_cache_error == 0.0
-    long = S.dynamic_cache_mismatch(q, torch.randn(100, 16, generator=g), base=10000.0, original_max_len=64,
-                                    prompt_len=64)
-    assert long.rotated_cache_error > 0.1 and long.unrotated_cache_error == 0.0
-
-
-def test_cache_bad_input():
-    with pytest.raises(ValueError, match="prompt_len must be at most"):
-        S.dynamic_cache_mismatch(torch.ones(4), torch.ones(3, 4), base=100.0, original_max_len=2, prompt_len=5)
-    with pytest.raises(ValueError, match="q must have shape"):
-        S.dynamic_cache_mismatch(torch.ones(6), torch.ones(3, 4), base=100.0, original_max_len=2, prompt_len=2)
-
-
 # --- the methods on a model ----------------------------------------------------------------
-
-
-def test_loss_bands_by_hand():
-    curve = torch.cat([torch.full((4,), 1.0), torch.full((4,), 2.0), torch.full((8,), 5.0)]).double()
-    assert S.loss_bands(curve, 4) == (1.0, 2.0, 5.0)
-    short = S.loss_bands(curve[:12], 4)
-    assert short[:2] == (1.0, 2.0) and math.isnan(short.to_4l)
-    with pytest.raises(ValueError, match="n ≥ 2L"):
-        S.loss_bands(curve[:7], 4)
 
 
 @pytest.fixture(scope="module")
