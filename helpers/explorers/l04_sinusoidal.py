@@ -109,4 +109,6 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
 
     controls = {"d_model": D_MODEL.slider(d_model), "position": positions.slider(position),
                 "length": lengths.slider(length), "base": BASE.slider(base)}
-    return LiveFigure(fig, update, controls, limits=lambda values: {"position": values["length"] - 1})
+    # the position moves only the marked row, the vector's curves and title, and the cursor
+    return LiveFigure(fig, update, controls, limits=lambda values: {"position": values["length"] - 1},
+                      animated=(row, sin_line, cos_line, ax_vec.title, cursor), blit=("position",))

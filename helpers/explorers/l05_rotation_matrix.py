@@ -61,4 +61,7 @@ def clock_hands_explorer(d_model: int = 16, k: int = 10, position: int = 0, base
             label.set_text(f"pair {i}: ω={omega[i]:.3g}\nk·ω = {turns[i]:+.3g} turns")
         heading.set_text(f"k = {k}.   grey: PE({position}),   red: M_k·PE({position}) = PE({position + k})")
 
-    return LiveFigure(fig, update, {"k": offsets.slider(k), "position": starts.slider(position)})
+    # every axis is fixed and hidden: both sliders change only the hands, arcs and texts
+    animated = [artist for _, start, arc, hand, label in clocks for artist in (start, arc, hand, label)]
+    return LiveFigure(fig, update, {"k": offsets.slider(k), "position": starts.slider(position)},
+                      animated=[*animated, heading], blit=("k", "position"))

@@ -163,4 +163,7 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
         weights_title.set_text(f"weight halves every {v.half_distance:.3g} tokens (ln 2 / m)")
 
     controls = {"n_heads": N_HEADS.slider(n_heads), "length": lengths.slider(length), "head": heads.slider(head)}
-    return LiveFigure(fig, update, controls, limits=lambda values: {"head": values["n_heads"]})
+    # head and n_heads change only these artists (length changes the map's axes too)
+    animated = (im, map_title, all_slopes, chosen, slopes_title, weights, uniform, weights_title)
+    return LiveFigure(fig, update, controls, limits=lambda values: {"head": values["n_heads"]}, animated=animated,
+                      blit=("head", "n_heads"))

@@ -12,6 +12,11 @@ A lesson builds its figure once, writes an ``update`` function that only changes
 Slow figures throttle: once steps take longer than ``LiveFigure.SLOW_STEP_S``, sliders report
 only on release (``continuous_update=False``) instead of queueing every intermediate position.
 
+A figure whose sliders mostly change a few artists can name them (``animated``) and the controls
+that change nothing else (``blit``): a move of such a control restores the rest of the figure
+from the last full draw and draws only those artists over it (Matplotlib's blitting), instead of
+laying out every axis, tick and label again.
+
 Works with ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4).
 """
 
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from contextlib import contextmanager
 
 import ipywidgets as W
@@ -29,7 +34,8 @@ from IPython import get_ipython
 from IPython.display import Image, display
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from .png import render_png
+from .png import canvas_png, render_png
+from .text_cache import use_text_cache
 
 
 def uses_interactive_backend(fig) -> bool:
@@ -72,6 +78,10 @@ class LiveFigure:
         before every update, so a value beyond its new bound is clamped once, by its slider.
     continuous : True: sliders report every movement; False: only when released (or moved
         with the keyboard) — for slow figures. None (default): decided from measured steps.
+    animated : artists of ``fig`` that ``update`` changes; they are drawn last, over the rest.
+    blit : names of controls whose moves change only ``animated`` artists (no limits, ticks or
+        layout): such a move redraws just those artists over the figure of the last full draw.
+        Any other move, and ``set``, draws everything again.
 
     ``widget`` is the VBox to display; ``set(**values)`` moves controls from code with one
     redraw; ``png`` holds the bytes last sent to the front end (Output path) and
@@ -82,17 +92,31 @@ class LiveFigure:
     CACHE_TEXT = True  # keep text layouts and glyphs between steps where Matplotlib allows (live.text_cache)
 
     def __init__(self, fig, update: Callable[..., None], controls: dict[str, W.ValueWidget],
-                 limits: Callable[[dict], dict[str, int]] | None = None, continuous: bool | None = None):
+                 limits: Callable[[dict], dict[str, int]] | None = None, continuous: bool | None = None,
+                 animated: Sequence = (), blit: Collection[str] = ()):
         parameters = set(inspect.signature(update).parameters)
         if parameters != set(controls):
             raise TypeError(f"update takes {sorted(parameters)} but the controls are {sorted(controls)}: "
                             "each control must be one parameter of update, by name")
+        if isinstance(blit, str) or not set(blit) <= set(controls):
+            raise ValueError(f"blit must be a collection of control names from {sorted(controls)}, got {blit!r}")
+        if any(artist.get_figure(root=True) is not fig for artist in animated):
+            raise ValueError("animated must hold artists of fig")
+        if blit and not animated:
+            raise ValueError("blit needs the animated artists that those controls change")
         self.fig = fig
         self.update = update
         self.controls = controls
         self.limits = limits
         self.continuous = continuous
         self.interactive = uses_interactive_backend(fig)
+        # an interactive canvas never draws animated artists: there every move draws everything
+        self.animated = () if self.interactive else tuple(animated)
+        self.blit = frozenset(blit)
+        for artist in self.animated:
+            artist.set_animated(True)
+        self._background = None  # the figure without the animated artists, from the last full draw
+        self._names = {id(control): name for name, control in controls.items()}
         self.png = b""
         self.step_seconds: float | None = None  # moving average of slider steps
         self._holding = False
@@ -126,7 +150,7 @@ class LiveFigure:
         """Apply the current values and render to PNG: one slider step on the Output path."""
         with one_thread():
             self.update(**self.values())
-        return render_png(self.fig, cache_text=self.CACHE_TEXT)
+        return self._draw_png(blit=False)
 
     @contextmanager
     def _hold(self):
@@ -146,7 +170,8 @@ class LiveFigure:
         if self._holding:
             return
         start = time.perf_counter()
-        self._render()
+        owner = change.get("owner") if isinstance(change, dict) else getattr(change, "owner", None)
+        self._render(moved=self._names.get(id(owner)))
         seconds = time.perf_counter() - start
         self.step_seconds = seconds if self.step_seconds is None else 0.5 * (self.step_seconds + seconds)
         if self.continuous is None:  # throttle: slow figures update on release, fast ones live
@@ -159,18 +184,36 @@ class LiveFigure:
             for name, largest in self.limits(self.values()).items():
                 self.controls[name].max = largest  # the slider clamps its value if it was beyond
 
-    def _render(self) -> None:
+    def _render(self, moved: str | None = None) -> None:
         self._apply_limits()
         with one_thread():
             self.update(**self.values())
         if self.interactive:
             self.fig.canvas.draw_idle()
             return
-        self.png = render_png(self.fig, cache_text=self.CACHE_TEXT)
+        self.png = self._draw_png(blit=moved in self.blit)
         if _in_kernel():
             with self.view:  # replace, never append: the old image stays until the new one arrives
                 self.view.clear_output(wait=True)
                 display(Image(data=self.png, format="png"))
+
+    def _draw_png(self, blit: bool) -> bytes:
+        """The figure as PNG: drawn whole, or (``blit``) the animated artists over the background
+        kept from the last whole draw."""
+        if not self.animated:
+            return render_png(self.fig, cache_text=self.CACHE_TEXT)
+        canvas = self.fig.canvas
+        renderer = canvas.get_renderer()
+        if self.CACHE_TEXT:
+            use_text_cache(renderer)
+        if blit and self._background is not None and self._background[0] is renderer:
+            canvas.restore_region(self._background[1])
+        else:
+            canvas.draw()  # everything but the animated artists
+            self._background = (renderer, canvas.copy_from_bbox(self.fig.bbox))
+        for artist in self.animated:
+            self.fig.draw_artist(artist)
+        return canvas_png(self.fig)
 
     def _ipython_display_(self):
         display(self.widget)

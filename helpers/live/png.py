@@ -23,11 +23,16 @@ def render_png(fig, dpi: float | None = None, cache_text: bool = False) -> bytes
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=dpi or fig.dpi, pil_kwargs={"compress_level": 1})
         return buf.getvalue()
-    renderer = fig.canvas.get_renderer()
     if cache_text:
-        use_text_cache(renderer)
+        use_text_cache(fig.canvas.get_renderer())
     fig.canvas.draw()
-    rgba = np.asarray(renderer.buffer_rgba())
+    return canvas_png(fig)
+
+
+def canvas_png(fig) -> bytes:
+    """What ``fig``'s Agg canvas holds now, as PNG bytes (nothing is drawn): after a draw, or after
+    artists were drawn over a restored background."""
+    rgba = np.asarray(fig.canvas.get_renderer().buffer_rgba())
     alpha = rgba[..., 3:]
     if not (alpha == 255).all():  # a transparent figure: composite onto white, as a page shows it
         return encode_png((rgba[..., :3] * (alpha / 255.0) + 255.0 * (1.0 - alpha / 255.0)).round().astype(np.uint8))

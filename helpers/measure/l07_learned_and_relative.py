@@ -115,6 +115,7 @@ def train_position_table(
     lr: float = 1e-2,
     eval_batches: int = 8,
     progress: bool = True,
+    threads: int = 1,
 ) -> TableRun:
     """Train a ``TinyLM`` (d_model, 4 heads, 2 layers) whose position signal is a table added to
     the input, on ``task`` (default ``LetterDigitCopy()``) at ``length`` tokens, then measure its
@@ -122,7 +123,7 @@ def train_position_table(
 
     ``torch.manual_seed(seed)`` fixes the initialisation, ``seed`` the training batches. For the
     learned scheme the table has ``max_len`` rows, so rows length … max_len − 1 exist but are never
-    used in training.
+    used in training. ``threads``: torch's CPU threads while training (the last digits depend on it).
     """
     scheme_name = check_choice("scheme_name", scheme_name, ("learned", "sinusoidal"))
     length, max_len = check_int("length", length, 1), check_int("max_len", max_len, 1)
@@ -137,7 +138,7 @@ def train_position_table(
     model = TinyLM(task.vocab_size, scheme_name, d_model=d_model, max_len=max_len)
     initial = _table(model.scheme, max_len)
     train(model, task, steps=steps, length=length, lr=lr, seed=seed, progress=progress,
-          description=f"{scheme_name} table")
+          description=f"{scheme_name} table", threads=threads)
     loss = loss_by_position(model, task, length=max_len, batches=eval_batches)
     return TableRun(scheme_name, model, length, max_len, initial, loss, task.floor_by_position(max_len))
 

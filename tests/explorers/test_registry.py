@@ -5,6 +5,7 @@ the registry and the notebooks agree on which explorers exist.
 Runs in both environments (ipywidgets 8 here, ipywidgets 7.7.1 in the Colab-like one).
 """
 
+import io
 import json
 import re
 from pathlib import Path
@@ -14,7 +15,9 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
 
 from helpers import explorers  # noqa: E402
 from helpers.live import REGISTRY, LiveFigure  # noqa: E402
@@ -23,6 +26,8 @@ from helpers.plots import COURSE_DPI  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 USE = re.compile(r"\bexplorers\.(\w+)\(")
+# explorers with controls that redraw only their animated artists (LiveFigure's ``blit``)
+BLITTING = ("alibi_explorer", "clock_hands_explorer", "sinusoidal_explorer")
 
 
 def used_in_notebooks() -> dict[str, set[str]]:
@@ -34,6 +39,10 @@ def used_in_notebooks() -> dict[str, set[str]]:
         for name in USE.findall(code):
             used.setdefault(name, set()).add(path.stem)
     return used
+
+
+def pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
 
 def drawn(fig) -> list[int]:
@@ -84,6 +93,7 @@ def test_explorer_builds_renders_and_every_control_changes_the_picture(name):
     assert isinstance(live, LiveFigure)
     assert live.fig.dpi == COURSE_DPI
     assert entry.moves in live.controls, f"{name}: moves {entry.moves!r}, not one of {list(live.controls)}"
+    assert bool(live.blit) == (name in BLITTING), f"{name}: BLITTING and the explorer disagree"
     artists = drawn(live.fig)
     for key, control in live.controls.items():
         start = control.value
@@ -93,4 +103,21 @@ def test_explorer_builds_renders_and_every_control_changes_the_picture(name):
             assert live.png.startswith(b"\x89PNG") and live.png != before, f"{name}: moving {key} changed nothing"
             assert drawn(live.fig) == artists, f"{name}: moving {key} added or removed artists"
         live.set(**{key: start})
+    plt.close(live.fig)
+
+
+@pytest.mark.parametrize("name", BLITTING)
+def test_a_blitted_move_gives_the_pixels_of_a_whole_draw(name):
+    """The controls an explorer blits must change nothing but its animated artists: after every move
+    of one, the image must be the one a whole draw gives, after moves of the other controls too."""
+    live = REGISTRY[name].build_example()
+    for key in sorted(live.controls, key=lambda k: k in live.blit):  # whole draws first, then blits
+        for value in other_values(live.controls[key]):
+            live.controls[key].value = value
+            for blitted in sorted(live.blit):
+                for notch in other_values(live.controls[blitted])[:2]:
+                    live.controls[blitted].value = notch
+                    stepped = pixels(live.png)
+                    assert np.array_equal(stepped, pixels(live._draw_png(blit=False))), (
+                        f"{name}: moving {blitted} after {key} = {value!r} left a stale picture")
     plt.close(live.fig)

@@ -167,3 +167,55 @@ def test_in_a_kernel_each_step_replaces_the_image_instead_of_stacking():
     assert len(shown) == 1 and "image/png" in shown[0]["data"]
     sliders = [m for m in state.values() if m["model_name"] == "IntSliderModel"]
     assert [m["state"]["value"] for m in sliders] == [9]
+
+
+def make_blitting_live():
+    """A sine whose phase moves only the line and the title (blitted), and whose span changes the
+    x limits (drawn whole)."""
+    fig, ax = plt.subplots(figsize=(4, 2))
+    ax.set_ylim(-1.2, 1.2)
+    (line,) = ax.plot([], [], color="tab:red")
+    title = ax.set_title("")
+    spans = IntRange("span", 4, 32)
+
+    def update(span, phase):
+        x = np.linspace(0, span, 200)
+        line.set_data(x, np.sin(x + phase))
+        ax.set_xlim(0, span)
+        title.set_text(f"span {span}, phase {phase}")
+
+    live = LiveFigure(fig, update, {"span": spans.slider(8), "phase": PHASE.slider(0)}, animated=(line, title),
+                      blit=("phase",))
+    return live
+
+
+def test_a_blitted_step_gives_the_pixels_of_a_whole_draw():
+    live = make_blitting_live()
+    for name, value in [("phase", 3), ("span", 20), ("phase", 1), ("phase", 4), ("span", 9), ("phase", 2)]:
+        background = live._background
+        live.controls[name].value = value
+        # a blit control reuses the background of the last whole draw; any other control draws anew
+        assert (live._background is background) == (name == "phase")
+        stepped = pixels(live.png)
+        assert np.array_equal(stepped, pixels(live._draw_png(blit=False)))
+    # and the animated artists are really drawn: the blitted image differs from the bare background
+    live.controls["phase"].value = 5
+    assert not np.array_equal(pixels(live.png), np.asarray(live._background[1])[..., :3])
+
+
+def test_blitting_is_checked():
+    fig, ax = plt.subplots()
+    (line,) = ax.plot([0, 1])
+    other, other_ax = plt.subplots()
+    (elsewhere,) = other_ax.plot([0, 1])
+    controls = {"freq": FREQ.slider(1)}
+    with pytest.raises(ValueError, match=r"blit must be a collection of control names from \['freq'\]"):
+        LiveFigure(fig, lambda freq: None, controls, animated=(line,), blit=("phase",))
+    with pytest.raises(ValueError, match="blit must be a collection"):
+        LiveFigure(fig, lambda freq: None, controls, animated=(line,), blit="freq")
+    with pytest.raises(ValueError, match="animated must hold artists of fig"):
+        LiveFigure(fig, lambda freq: None, controls, animated=(elsewhere,), blit=("freq",))
+    with pytest.raises(ValueError, match="blit needs the animated artists"):
+        LiveFigure(fig, lambda freq: None, controls, blit=("freq",))
+    plt.close(fig)
+    plt.close(other)
