@@ -47,6 +47,9 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
     (formula,) = ax_edges.plot([], [], color="0.4", linestyle="--", linewidth=1.2, label="formula")
     (starts,) = ax_edges.plot([], [], "o", color="tab:blue", markersize=4, label="first distance in the bucket")
     ax_edges.set_yscale("log")
+    # fixed plain labels and no minor ticks: a log axis would otherwise lay out mathtext on every step
+    ax_edges.set_yticks([1, 10, 100], ["1", "10", "100"])
+    ax_edges.minorticks_off()
     ax_edges.set_xlabel("bucket (keys before the query)")
     ax_edges.set_ylabel("distance")
     ax_edges.legend(loc="upper left", fontsize=8, frameon=False)
