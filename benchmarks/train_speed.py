@@ -44,25 +44,30 @@ LESSON_LIMIT_S = 60.0
 REST_OF_LESSON_S = 15.0
 
 
-def plain_forward(model: H.TinyLM, tokens: torch.Tensor) -> torch.Tensor:
-    """The same model, attention written out: scores, bias and mask rebuilt in every layer."""
-    scheme = model.scheme
-    batch, length = tokens.shape
-    heads, d = model.config.n_heads, model.config.d_model // model.config.n_heads
+def plain_attention(attention, x: torch.Tensor, scheme, heads: int) -> torch.Tensor:
+    """One attention layer written out: scores, the scheme's bias and the causal mask rebuilt on
+    every call. x: (batch, length, heads·d) → (batch, length, heads·d)."""
+    batch, length, width = x.shape
+    d = width // heads
     positions = torch.arange(length)
-    h = scheme.embed(model.token_embedding(tokens), positions)
+    q, k, v = attention.qkv(x).split(width, dim=-1)
+    q, k, v = (t.reshape(batch, length, heads, d).transpose(1, 2) for t in (q, k, v))
+    q, k = scheme.rotate(q, k, positions)
+    scores = q @ k.transpose(-1, -2) / math.sqrt(d)
+    bias = scheme.bias(positions, positions)
+    if bias is not None:
+        scores = scores + bias
+    future = torch.triu(torch.ones(length, length, dtype=torch.bool), diagonal=1)
+    mixed = scores.masked_fill(future, float("-inf")).softmax(dim=-1) @ v
+    return attention.out(mixed.transpose(1, 2).reshape(batch, length, width))
+
+
+def plain_forward(model: H.TinyLM, tokens: torch.Tensor) -> torch.Tensor:
+    """The same model, attention written out (:func:`plain_attention`) in every layer."""
+    scheme = model.scheme
+    h = scheme.embed(model.token_embedding(tokens), torch.arange(tokens.shape[1]))
     for block in model.blocks:
-        q, k, v = block.attention.qkv(block.norm1(h)).split(model.config.d_model, dim=-1)
-        q, k, v = (t.reshape(batch, length, heads, d).transpose(1, 2) for t in (q, k, v))
-        q, k = scheme.rotate(q, k, positions)
-        scores = q @ k.transpose(-1, -2) / math.sqrt(d)
-        bias = scheme.bias(positions, positions)
-        if bias is not None:
-            scores = scores + bias
-        future = torch.triu(torch.ones(length, length, dtype=torch.bool), diagonal=1)
-        weights = scores.masked_fill(future, float("-inf")).softmax(dim=-1)
-        mixed = (weights @ v).transpose(1, 2).reshape(batch, length, model.config.d_model)
-        h = h + block.attention.out(mixed)
+        h = h + plain_attention(block.attention, block.norm1(h), scheme, model.config.n_heads)
         h = h + block.mlp(block.norm2(h))
     return model.head(model.norm(h))
 
@@ -109,7 +114,6 @@ def attention_times(repeats: int, warmup: int) -> dict[str, float]:
     it (cached mask, SDPA) and written out plainly (scores, bias and mask rebuilt each call)."""
     heads, d = 4, 16
     x = torch.randn(BATCH, LENGTH, heads * d, generator=torch.Generator().manual_seed(1), requires_grad=True)
-    positions = torch.arange(LENGTH)
     fns = {}
     for name in H.SCHEMES:
         model = build(name)
@@ -120,16 +124,7 @@ def attention_times(repeats: int, warmup: int) -> dict[str, float]:
             block(x, scheme, None, mask).sum().backward()
 
         def plain(scheme=scheme, block=block):
-            q, k, v = block.qkv(x).split(heads * d, dim=-1)
-            q, k, v = (t.reshape(BATCH, LENGTH, heads, d).transpose(1, 2) for t in (q, k, v))
-            q, k = scheme.rotate(q, k, positions)
-            scores = q @ k.transpose(-1, -2) / math.sqrt(d)
-            bias = scheme.bias(positions, positions)
-            if bias is not None:
-                scores = scores + bias
-            future = torch.triu(torch.ones(LENGTH, LENGTH, dtype=torch.bool), diagonal=1)
-            mixed = scores.masked_fill(future, float("-inf")).softmax(dim=-1) @ v
-            block.out(mixed.transpose(1, 2).reshape(BATCH, LENGTH, heads * d)).sum().backward()
+            plain_attention(block, x, scheme, heads).sum().backward()
 
         fns[name], fns[f"{name} plain"] = fast, plain
     times = H.round_robin_times(fns, repeats=repeats, warmup=warmup)
