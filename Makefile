@@ -51,8 +51,8 @@ test-unit: setup
 test-notebooks: setup
 	$(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
-# Every notebook under nbval, and the widget and explorer tests (text cache off there: Matplotlib
-# 3.10), with Colab's library versions.
+# Every notebook under nbval, and the widget and explorer tests (Matplotlib 3.10's own text
+# cache among them), with Colab's library versions.
 test-colab: setup-colab
 	$(COLAB_PY) -m pytest tests/live tests/explorers -q
 	$(PARALLEL) $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks

@@ -11,9 +11,9 @@ interleaved round by round, so machine load affects both alike.
 
 The explorers, the control each step moves and the arguments each is built with come from the
 registry (``helpers.live.REGISTRY``, filled by ``helpers.explorers``). Where this Matplotlib
-supports the text cache (``helpers.live.text_cache``), the same step is also timed with the
-cache off, so both paths are measured; where it does not (Colab's Matplotlib 3.10), the step
-*is* the fallback.
+supports the text cache (``helpers.live.text_cache``: Matplotlib 3.11, and Colab's 3.10), the
+same step is also timed with the cache off, so both paths are measured; where it does not, the
+step *is* the fallback.
 
 Bar (every explorer): median step under 60 ms and at least 4x faster than naive. The bar is
 set at lesson 04's ``sinusoidal_explorer``, which must be registered. Exit status 1 when missed.

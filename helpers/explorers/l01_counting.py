@@ -91,4 +91,6 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
         heading.set_text(f"L = {length:,}: the last token's index is {length - 1:,}, "
                          f"{snap.ratio:.3g}× a typical embedding entry")
 
-    return LiveFigure(fig, update, {"length": LENGTH.slider(length)})
+    # every axis keeps its limits and ticks: a move redraws only what update changes
+    animated = (*bars, *labels, plain, indexed, uniform, row_title, cursor, ent_title, heading)
+    return LiveFigure(fig, update, {"length": LENGTH.slider(length)}, animated=animated, blit=("length",))

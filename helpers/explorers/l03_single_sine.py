@@ -76,4 +76,7 @@ def sine_explorer(omega: float = 1.0, length: int = 50, max_length: int = 200) -
         heading.set_text(f"ω = {omega:.3g}, L = {length}: the positions go round {s.turns:.3g} times "
                          f"(period 2π/ω = {2 * math.pi / omega:.3g} positions)")
 
-    return LiveFigure(fig, update, {"omega": OMEGA.slider(omega), "length": lengths.slider(length)})
+    # ω changes no limits (the length does): moving it redraws only the artists update changes
+    animated = (curve, wave_dots, wave_pair, pair_level, wave_title, circle_dots, circle_pair, circle_title, heading)
+    return LiveFigure(fig, update, {"omega": OMEGA.slider(omega), "length": lengths.slider(length)},
+                      animated=animated, blit=("omega",))

@@ -9,7 +9,7 @@ from matplotlib.ticker import MaxNLocator
 from .._checks import check_int
 from ..live import IntRange, LiveFigure, LogRange, register
 from ..measure.l04_sinusoidal import sinusoidal_snapshot
-from ..plots import COURSE_DPI, heatmap
+from ..plots import COURSE_DPI, axis_names, heatmap
 
 D_MODEL = IntRange("d_model", 2, 1024, step=2)
 BASE = LogRange("base", 10.0, 1e6, step=0.05)
@@ -54,7 +54,11 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
                             left=0.06, right=0.98, top=0.92, bottom=0.11)
     ax_map, ax_vec, ax_wave = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
 
-    im = heatmap(ax_map, np.zeros((length, d_model)), xlabel="dimension", ylabel="position", colorbar=False)
+    # axis names and wave labels are plain texts, and titles sit at a fixed height: a step lays
+    # out only the tick labels that change, once
+    im = heatmap(ax_map, np.zeros((length, d_model)), colorbar=False)
+    axis_names(ax_map, "dimension", "position", y_gap=32)
+    map_title = ax_map.set_title("", fontsize=10, pad=12, y=1.0)
     fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, ticks=[-1, 0, 1])
     row = ax_map.axhline(position, color="black", linewidth=1.6)
     # a coloured triangle above the heatmap at each column drawn as a wave on the right
@@ -63,15 +67,20 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     (sin_line,) = ax_vec.plot([], [], color="tab:blue", linewidth=1.2, label="sin (dims 0, 2, 4, …)")
     (cos_line,) = ax_vec.plot([], [], color="tab:orange", linewidth=1.2, label="cos (dims 1, 3, 5, …)")
     ax_vec.set_ylim(-1.15, 1.15)
-    ax_vec.set_xlabel("dimension")
+    axis_names(ax_vec, "dimension", None)
+    vec_title = ax_vec.set_title("", fontsize=10, y=1.0)
     ax_vec.legend(loc="lower right", fontsize=8, ncol=2, framealpha=0.8)
 
     gap = 2.4
     waves = [ax_wave.plot([], [], color=c, linewidth=1.2)[0] for c in COLORS]
     cursor = ax_wave.axvline(position, color="black", linewidth=1.0)
     ax_wave.set_ylim(-gap * 3 - 1.3, 1.3)
-    ax_wave.set_xlabel("position")
-    ax_wave.set_title("sin(p·ω_i) of a few pairs, fastest on top", fontsize=10)
+    axis_names(ax_wave, "position", None)
+    ax_wave.set_title("sin(p·ω_i) of a few pairs, fastest on top", fontsize=10, y=1.0)
+    ax_wave.set_yticks([])
+    wave_names = [ax_wave.annotate("", (0, -gap * j), xycoords=("axes fraction", "data"), xytext=(-4, 0),
+                                   textcoords="offset points", ha="right", va="center", fontsize=8)
+                  for j in range(len(COLORS))]
     for ax in (ax_map, ax_vec, ax_wave):
         ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))
     ax_map.yaxis.set_major_locator(MaxNLocator(5, integer=True))
@@ -83,32 +92,34 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
         im.set_data(pe)
         im.set_extent((-0.5, d_model - 0.5, length - 0.5, -0.5))
         row.set_ydata([position, position])
-        ax_map.set_title(f"PE: {length} positions × {d_model} dims, base {base:g}", fontsize=10, pad=12)
+        map_title.set_text(f"PE: {length} positions × {d_model} dims, base {base:g}")
 
         dims = np.arange(d_model)
         sin_line.set_data(dims[0::2], pe[position, 0::2])
         cos_line.set_data(dims[1::2], pe[position, 1::2])
         ax_vec.set_xlim(-0.5, d_model - 0.5)
-        ax_vec.set_title(f"the vector PE[{position}]   (norm {s.norm:.3g} = √(d/2))", fontsize=10)
+        vec_title.set_text(f"the vector PE[{position}]   (norm {s.norm:.3g} = √(d/2))")
 
         pairs = _wave_pairs(d_model // 2)
-        ticks, labels = [], []
-        for j, (line, mark) in enumerate(zip(waves, column_marks, strict=True)):
+        for j, (line, mark, name) in enumerate(zip(waves, column_marks, wave_names, strict=True)):
             visible = j < len(pairs)
-            line.set_visible(visible)
-            mark.set_visible(visible)
+            for artist in (line, mark, name):
+                artist.set_visible(visible)
             if visible:
                 i = pairs[j]
                 line.set_data(np.arange(length), pe[:, 2 * i] - gap * j)
                 mark.set_data([2 * i], [-0.5 - 0.012 * length])
-                ticks.append(-gap * j)
-                labels.append(f"dim {2 * i}\nλ={_short_number(float(s.wavelengths[i]))}")
-        ax_wave.set_yticks(ticks, labels, fontsize=8)
+                name.set_text(f"dim {2 * i}\nλ={_short_number(float(s.wavelengths[i]))}")
         ax_wave.set_xlim(-0.5, length - 0.5)
         cursor.set_xdata([position, position])
 
     controls = {"d_model": D_MODEL.slider(d_model), "position": positions.slider(position),
                 "length": lengths.slider(length), "base": BASE.slider(base)}
-    # the position moves only the marked row, the vector's curves and title, and the cursor
+    # d_model changes the artists below and the two dimension axes; the rest (the position axes, the
+    # legend, the colour bar) is kept from the last whole draw. The heatmap's frame is redrawn
+    # after the image, which would cover it. The position changes only the last five.
+    moved_by_position = (row, sin_line, cos_line, vec_title, cursor)
+    animated = (im, *column_marks, *ax_map.spines.values(), ax_map.xaxis, map_title, ax_vec.xaxis, *waves,
+                *wave_names, *moved_by_position)
     return LiveFigure(fig, update, controls, limits=lambda values: {"position": values["length"] - 1},
-                      animated=(row, sin_line, cos_line, ax_vec.title, cursor), blit=("position",))
+                      animated=animated, blit={"d_model": animated, "position": moved_by_position})

@@ -84,4 +84,6 @@ def rope_explorer(q=None, k=None, m: int = 3, n: int = 1, pair: int = 0, base: f
         heading.set_text(f"query at m = {m}, key at n = {n}")
 
     controls = {name: ranges[name].slider(value) for name, value in values.items()}
-    return LiveFigure(fig, update, controls)
+    # the plane's limits follow the pair only: moving m or n redraws only the artists update changes
+    animated = (ring, *(line for pair in arrows.values() for line in pair), plane_title, marker, curve_title, heading)
+    return LiveFigure(fig, update, controls, animated=animated, blit=("m", "n"))

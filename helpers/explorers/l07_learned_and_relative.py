@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, NullLocator
 
 from .._checks import check_int
 from ..live import Choice, IntRange, LiveFigure, register
 from ..measure.l07_learned_and_relative import alibi_view, t5_bucket_view
-from ..plots import COURSE_DPI
+from ..plots import COURSE_DPI, axis_names
 
 NUM_BUCKETS = IntRange("num_buckets", 4, 64, step=4)
 MAX_DISTANCE = IntRange("max_distance", 40, 400, step=8)
 DIRECTION = Choice("attention", (("causal (decoder)", False), ("bidirectional (encoder)", True)))
 N_HEADS = IntRange("n_heads", 1, 16)
+SPAN = MAX_DISTANCE.high * 3 // 2  # the T5 explorer's offsets: −SPAN … SPAN, for every max_distance
 BIAS_FLOOR = -6.0  # the ALiBi heatmap's colour scale: 0 down to −6, the same for every head
 
 
@@ -22,8 +23,9 @@ BIAS_FLOOR = -6.0  # the ALiBi heatmap's colour scale: 0 down to −6, the same 
 def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = False) -> LiveFigure:
     """T5's buckets: which bucket each offset (key − query) falls in.
 
-    Top: the bucket of every offset in −1.5·max_distance … 1.5·max_distance, with the range of
-    exact buckets (grey dotted) and max_distance (red dashed) marked. Bottom: where each bucket
+    Top: the bucket of every offset up to 1.5 times the largest max_distance, on an axis that is
+    linear up to ±10 and logarithmic beyond (so the log-spaced buckets climb evenly), with the
+    range of exact buckets (grey dotted) and max_distance (red dashed) marked. Bottom: where each bucket
     of keys before the query starts, on a log scale (dots; empty buckets have none), next to
     the formula exact·(max_distance/exact)^((b − exact)/(n − exact)) (dashed line): a straight
     line on this scale, i.e. log-spaced buckets. Sliders: num_buckets, max_distance, and causal
@@ -41,6 +43,11 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
     far_lines = [ax_map.axvline(0, color="tab:red", linestyle="--", linewidth=1.2) for _ in range(2)]
     ax_map.set_xlabel("offset = key position − query position  (negative: the key comes before the query)")
     ax_map.set_ylabel("bucket")
+    ax_map.set_xscale("symlog", linthresh=10, linscale=0.6)
+    ticks = [-500, -100, -30, -10, 0, 10, 30, 100, 500]
+    # plain labels: a symlog axis would otherwise lay out mathtext on every step
+    ax_map.set_xticks(ticks, [f"{t:+d}".replace("-", "−") if t else "0" for t in ticks])
+    ax_map.xaxis.set_minor_locator(NullLocator())
     ax_map.yaxis.set_major_locator(MaxNLocator(6, integer=True))
     map_title = ax_map.set_title("", fontsize=10)
 
@@ -52,14 +59,14 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
     ax_edges.minorticks_off()
     ax_edges.set_xlabel("bucket (keys before the query)")
     ax_edges.set_ylabel("distance")
+    ax_edges.set_ylim(0.8, MAX_DISTANCE.high * 1.5)
     ax_edges.legend(loc="upper left", fontsize=8, frameon=False)
     edges_title = ax_edges.set_title("", fontsize=10)
 
     def update(num_buckets, max_distance, bidirectional):
-        span = max_distance * 3 // 2
-        v = t5_bucket_view(num_buckets, max_distance, bidirectional, span)
+        v = t5_bucket_view(num_buckets, max_distance, bidirectional, SPAN)
         steps.set_data(v.offsets.numpy(), v.buckets.numpy())
-        ax_map.set_xlim(-span, span if bidirectional else span // 12)  # causal: a glimpse of the keys after
+        ax_map.set_xlim(-SPAN, SPAN if bidirectional else 10)  # causal: a glimpse of the keys after
         ax_map.set_ylim(-1, num_buckets)
         sides = (-1, 1) if bidirectional else (-1, -1)  # causal: both lines of a pair on the left
         for line, side in zip(exact_lines, sides, strict=True):
@@ -74,24 +81,15 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
         formula.set_data(b[v.exact:], v.edges.numpy()[v.exact:])
         starts.set_data(b[1:], v.starts.numpy()[1:])  # bucket 0 starts at distance 0, off a log scale
         ax_edges.set_xlim(-0.5, len(b) - 0.5)
-        ax_edges.set_ylim(0.8, max_distance * 1.5)
         empty = int(np.isnan(v.starts.numpy()).sum())
         edges_title.set_text(f"distances 0 … {v.exact - 1} exact, then log-spaced up to {max_distance}"
                              + (f"; {empty} buckets left empty" if empty else ""))
 
     controls = {"num_buckets": NUM_BUCKETS.slider(num_buckets), "max_distance": MAX_DISTANCE.slider(max_distance),
                 "bidirectional": DIRECTION.slider(bidirectional)}
-    return LiveFigure(fig, update, controls)
-
-
-def _axis_name(ax, x: str | None, y: str | None, y_gap: float = 30) -> None:
-    """Name the axes with plain texts below and left of them, ``y_gap`` points from the y axis."""
-    if x:
-        ax.annotate(x, (0.5, 0), xycoords="axes fraction", xytext=(0, -19), textcoords="offset points",
-                    ha="center", va="top")
-    if y:
-        ax.annotate(y, (0, 0.5), xycoords="axes fraction", xytext=(-y_gap, 0), textcoords="offset points",
-                    ha="right", va="center", rotation=90)
+    # the limits follow the number of buckets and the direction: max_distance redraws only what update changes
+    animated = (steps, *exact_lines, *far_lines, map_title, formula, starts, edges_title)
+    return LiveFigure(fig, update, controls, animated=animated, blit=("max_distance",))
 
 
 @register(moves="head")
@@ -118,10 +116,10 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
                             left=0.07, right=0.98, top=0.9, bottom=0.13)
     ax_map = fig.add_subplot(grid[:, 0])
     ax_slopes, ax_weights = fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
-    im = ax_map.imshow(np.zeros((length, length)), cmap="viridis", interpolation="nearest", vmin=BIAS_FLOOR, vmax=0)
+    im = ax_map.imshow(np.zeros((length, length)), cmap="viridis", interpolation="nearest",
+                       interpolation_stage="data", vmin=BIAS_FLOOR, vmax=0)
     fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, extend="min")
-    # axis names as fixed texts: an axis label is re-placed around the tick labels at every draw
-    _axis_name(ax_map, "key position j", "query position i")
+    axis_names(ax_map, "key position j", "query position i")
     map_title = ax_map.set_title("", fontsize=10)
 
     (all_slopes,) = ax_slopes.plot([], [], "o-", color="0.55", markersize=4, linewidth=0.8)
@@ -132,7 +130,7 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
     ax_slopes.minorticks_off()  # plain labels, drawn the same at every step (no mathtext)
     ax_slopes.set_xlim(0.5, N_HEADS.high + 0.5)
     ax_slopes.set_ylim(2.0**-8.6, 1.2)
-    _axis_name(ax_slopes, "head", None)
+    axis_names(ax_slopes, "head", None)
     ax_slopes.xaxis.set_major_locator(MaxNLocator(8, integer=True))
     slopes_title = ax_slopes.set_title("", fontsize=10)
 
@@ -142,7 +140,7 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
     ax_weights.set_yticks([1e-4, 1e-3, 1e-2, 1e-1, 1.0], ["0.0001", "0.001", "0.01", "0.1", "1"])
     ax_weights.minorticks_off()
     ax_weights.set_ylim(5e-5, 1.5)
-    _axis_name(ax_weights, "distance i − j from the last query", "weight", y_gap=40)
+    axis_names(ax_weights, "distance i − j from the last query", "weight", y_gap=40)
     ax_weights.legend(loc="upper right", fontsize=8, frameon=False)
     weights_title = ax_weights.set_title("", fontsize=10)
 

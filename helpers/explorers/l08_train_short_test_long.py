@@ -73,6 +73,7 @@ def loss_curves_explorer(run: ShortContextRun, schemes: tuple[str, ...] = TRAINE
     for name, curve in curves.items():
         if len(curve) < n_max:  # a learned table: no row at or past its end
             walls[name] = ax.axvline(len(curve), color=SCHEME_COLORS.get(name, "0.5"), linewidth=2.5, alpha=0.6)
+    ax.set_xlim(0, n_max)  # fixed: the curves grow to the right as n grows
     ax.set_ylim(0, 1.05 * top)
     ax.set_xlabel("position in the sequence")
     ax.set_ylabel("next-token loss (nats)")
@@ -89,7 +90,6 @@ def loss_curves_explorer(run: ShortContextRun, schemes: tuple[str, ...] = TRAINE
             line.set_visible(name in shown)
         for name, wall in walls.items():
             wall.set_visible(name in shown and len(curves[name]) < length)
-        ax.set_xlim(0, length)
         prefix = run.prefix_losses(length, schemes)
         rows = [f"first {length} tokens:", f"{'':<11}{'loss':>6}{'ppl':>7}"]
         for name, loss in prefix.items():
@@ -101,4 +101,6 @@ def loss_curves_explorer(run: ShortContextRun, schemes: tuple[str, ...] = TRAINE
         heading.set_text(f"trained on L = {L} tokens, evaluated on n = {length} = {length / L:g}L")
 
     controls = {"schemes": choice.slider(schemes), "length": lengths.slider(length)}
-    return LiveFigure(fig, update, controls)
+    # fixed limits and a fixed legend: every move redraws only the curves, walls and texts
+    animated = (*lines.values(), *walls.values(), panel, heading)
+    return LiveFigure(fig, update, controls, animated=animated, blit=("schemes", "length"))

@@ -15,7 +15,8 @@ only on release (``continuous_update=False``) instead of queueing every intermed
 A figure whose sliders mostly change a few artists can name them (``animated``) and the controls
 that change nothing else (``blit``): a move of such a control restores the rest of the figure
 from the last full draw and draws only those artists over it (Matplotlib's blitting), instead of
-laying out every axis, tick and label again.
+laying out every axis, tick and label again. A control that changes only the last few animated
+artists redraws only those, over a kept picture of the others.
 
 Works with ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4).
 """
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import contextmanager
 
 import ipywidgets as W
@@ -81,7 +82,9 @@ class LiveFigure:
     animated : artists of ``fig`` that ``update`` changes; they are drawn last, over the rest.
     blit : names of controls whose moves change only ``animated`` artists (no limits, ticks or
         layout): such a move redraws just those artists over the figure of the last full draw.
-        Any other move, and ``set``, draws everything again.
+        Or a mapping from such names to the artists each one changes, which must be the last
+        ones of ``animated``: that move redraws only them. Any other move, and ``set``, draws
+        everything again.
 
     ``widget`` is the VBox to display; ``set(**values)`` moves controls from code with one
     redraw; ``png`` holds the bytes last sent to the front end (Output path) and
@@ -93,7 +96,7 @@ class LiveFigure:
 
     def __init__(self, fig, update: Callable[..., None], controls: dict[str, W.ValueWidget],
                  limits: Callable[[dict], dict[str, int]] | None = None, continuous: bool | None = None,
-                 animated: Sequence = (), blit: Collection[str] = ()):
+                 animated: Sequence = (), blit: Collection[str] | Mapping[str, Sequence] = ()):
         parameters = set(inspect.signature(update).parameters)
         if parameters != set(controls):
             raise TypeError(f"update takes {sorted(parameters)} but the controls are {sorted(controls)}: "
@@ -104,6 +107,10 @@ class LiveFigure:
             raise ValueError("animated must hold artists of fig")
         if blit and not animated:
             raise ValueError("blit needs the animated artists that those controls change")
+        changes = dict(blit) if isinstance(blit, Mapping) else dict.fromkeys(blit, tuple(animated))
+        for name, artists in changes.items():
+            if not artists or tuple(artists) != tuple(animated)[len(animated) - len(artists):]:
+                raise ValueError(f"blit[{name!r}] must be the last artists of animated (they are drawn last)")
         self.fig = fig
         self.update = update
         self.controls = controls
@@ -113,9 +120,13 @@ class LiveFigure:
         # an interactive canvas never draws animated artists: there every move draws everything
         self.animated = () if self.interactive else tuple(animated)
         self.blit = frozenset(blit)
+        # a blitted move of a control redraws animated[i:], i = _redraw_from[control]
+        self._redraw_from = {name: len(animated) - len(artists) for name, artists in changes.items()}
         for artist in self.animated:
             artist.set_animated(True)
-        self._background = None  # the figure without the animated artists, from the last full draw
+        # i → the figure with animated[:i] drawn, from the last full draw; with the renderer it is for
+        self._backgrounds: dict[int, object] = {}
+        self._renderer = None
         self._names = {id(control): name for name, control in controls.items()}
         self.png = b""
         self.step_seconds: float | None = None  # moving average of slider steps
@@ -191,27 +202,36 @@ class LiveFigure:
         if self.interactive:
             self.fig.canvas.draw_idle()
             return
-        self.png = self._draw_png(blit=moved in self.blit)
+        self.png = self._draw_png(blit=moved if moved in self.blit else False)
         if _in_kernel():
             with self.view:  # replace, never append: the old image stays until the new one arrives
                 self.view.clear_output(wait=True)
                 display(Image(data=self.png, format="png"))
 
-    def _draw_png(self, blit: bool) -> bytes:
-        """The figure as PNG: drawn whole, or (``blit``) the animated artists over the background
-        kept from the last whole draw."""
+    def _draw_png(self, blit: bool | str) -> bytes:
+        """The figure as PNG: drawn whole (``blit`` False), or, after a move of the blitted control
+        named by ``blit``, the animated artists it changes drawn over a kept picture of the rest."""
         if not self.animated:
             return render_png(self.fig, cache_text=self.CACHE_TEXT)
         canvas = self.fig.canvas
         renderer = canvas.get_renderer()
         if self.CACHE_TEXT:
             use_text_cache(renderer)
-        if blit and self._background is not None and self._background[0] is renderer:
-            canvas.restore_region(self._background[1])
-        else:
+        start = self._redraw_from.get(blit) if blit else None
+        if start is None or renderer is not self._renderer or 0 not in self._backgrounds:
             canvas.draw()  # everything but the animated artists
-            self._background = (renderer, canvas.copy_from_bbox(self.fig.bbox))
-        for artist in self.animated:
+            self._renderer, self._backgrounds, start = renderer, {0: canvas.copy_from_bbox(self.fig.bbox)}, 0
+        elif start in self._backgrounds:
+            canvas.restore_region(self._backgrounds[start])
+        else:  # the artists this control leaves alone, drawn once over the nearest kept picture
+            kept = max(i for i in self._backgrounds if i < start)
+            canvas.restore_region(self._backgrounds[kept])
+            for artist in self.animated[kept:start]:
+                self.fig.draw_artist(artist)
+            self._backgrounds[start] = canvas.copy_from_bbox(self.fig.bbox)
+        for i in [i for i in self._backgrounds if i > start]:  # they show artists redrawn now
+            del self._backgrounds[i]
+        for artist in self.animated[start:]:
             self.fig.draw_artist(artist)
         return canvas_png(self.fig)
 

@@ -1,17 +1,22 @@
 """A text cache for the Agg renderer of a figure that is drawn again and again.
 
-A slider step redraws the same tick labels, titles and legends at the same places. Matplotlib
-3.11 draws text glyph by glyph (``RendererAgg._draw_text_glyphs_and_boxes``), and laying out
-and rasterising the same strings again is a large share of a step. The renderer class below
-remembers text layouts and glyph bitmaps between draws. Glyphs are keyed by font, size, angle
-and exact 1/64-pixel position, so the pixels are those of an uncached draw; the tests compare
-them pixel by pixel (``tests/live/test_text_cache.py``).
+A slider step redraws the same tick labels, titles and legends at the same places, and laying
+out and rasterising the same strings again is a large share of a step. The renderer classes
+below remember what Matplotlib would compute again, so the pixels are those of an uncached
+draw; the tests compare them pixel by pixel (``tests/live/test_text_cache.py``), in both
+environments.
 
-It relies on private Matplotlib APIs (``RendererAgg._prepare_font``, ``FT2Font._layout``,
-``._set_transform``, ``._render_glyph``), so it is switched on only for the Matplotlib versions
-it was checked against (:data:`CHECKED_VERSIONS`) and only where those APIs exist. Elsewhere
-(Colab's Matplotlib 3.10 among them) the stock renderer draws the text: that fallback is what
-``benchmarks/slider_latency.py`` measures in the Colab-like environment.
+* Matplotlib 3.11 draws text glyph by glyph (``RendererAgg._draw_text_glyphs_and_boxes``):
+  the cache keeps text layouts and glyph bitmaps, glyphs keyed by font, size, angle and exact
+  1/64-pixel position.
+* Matplotlib 3.10 (Colab's) rasterises a whole string into one bitmap that does not depend on
+  where it is drawn, then places and rotates it (``draw_text_image``): the cache keeps that
+  bitmap with its offsets, keyed by font, size, string and antialiasing.
+
+Both rely on private Matplotlib APIs (``RendererAgg._prepare_font``, and on 3.11
+``FT2Font._layout``, ``._set_transform``, ``._render_glyph``), so the cache is switched on only
+for the Matplotlib versions it was checked against (:data:`CHECKED_VERSIONS`) and only where
+those APIs exist. Elsewhere the stock renderer draws the text.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from matplotlib import ft2font
 from matplotlib.backends.backend_agg import RendererAgg, get_hinting_flag
 from matplotlib.font_manager import fontManager, get_font
 
-CHECKED_VERSIONS = ((3, 11),)
+CHECKED_VERSIONS = ((3, 10), (3, 11))
 
 
 def _version(text: str) -> tuple[int, int]:
@@ -33,19 +38,58 @@ def _version(text: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
+def _has_apis(version: tuple[int, int]) -> bool:
+    """Whether the private APIs the cache of that Matplotlib version relies on exist here."""
+    if not hasattr(RendererAgg, "_prepare_font"):
+        return False
+    if version >= (3, 11):
+        return (hasattr(RendererAgg, "_draw_text_glyphs_and_boxes") and hasattr(ft2font, "RenderMode")
+                and all(hasattr(ft2font.FT2Font, name) for name in ("_render_glyph", "_layout", "_set_transform")))
+    return all(hasattr(ft2font.FT2Font, name) for name in ("set_text", "draw_glyphs_to_bitmap", "get_bitmap_offset",
+                                                            "get_descent"))
+
+
 def supported(version: str | None = None) -> bool:
     """Whether the cache can be used with this Matplotlib (or the given version string)."""
-    has_apis = (hasattr(RendererAgg, "_draw_text_glyphs_and_boxes") and hasattr(RendererAgg, "_prepare_font")
-                and hasattr(ft2font, "RenderMode") and hasattr(ft2font.FT2Font, "_render_glyph")
-                and hasattr(ft2font.FT2Font, "_layout") and hasattr(ft2font.FT2Font, "_set_transform"))
-    return _version(version or matplotlib.__version__) in CHECKED_VERSIONS and has_apis
+    checked = _version(version or matplotlib.__version__)
+    installed = _version(matplotlib.__version__)
+    return checked in CHECKED_VERSIONS and checked == installed and _has_apis(installed)
 
 
 def use_text_cache(renderer) -> bool:
     """Switch a stock Agg renderer to the caching one, if supported; True if it is caching now."""
     if type(renderer) is RendererAgg and supported():
-        renderer.__class__ = _TextCachingRendererAgg
-    return isinstance(renderer, _TextCachingRendererAgg)
+        renderer.__class__ = _TextCachingRendererAgg if _version(matplotlib.__version__) >= (3, 11) \
+            else _StringCachingRendererAgg
+    return isinstance(renderer, (_TextCachingRendererAgg, _StringCachingRendererAgg))
+
+
+class _StringCachingRendererAgg(RendererAgg):
+    """Matplotlib 3.10: an Agg renderer that remembers each string's bitmap between draws."""
+
+    _MAX_ENTRIES = 20_000
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if ismath:
+            return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+        cache = self.__dict__.setdefault("_strings", {})
+        antialiased = gc.get_antialiased()
+        key = (prop.copy(), self.dpi, s, antialiased, get_hinting_flag())
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > self._MAX_ENTRIES:
+                cache.clear()
+            # the stock steps (RendererAgg.draw_text), up to the bitmap and its offsets
+            font = self._prepare_font(prop)
+            font.set_text(s, 0, flags=get_hinting_flag())
+            font.draw_glyphs_to_bitmap(antialiased=antialiased)
+            xo, yo = font.get_bitmap_offset()
+            hit = cache[key] = (np.array(font), xo / 64.0, yo / 64.0, font.get_descent() / 64.0)
+        bitmap, xo, yo, d = hit
+        # the same expressions, in the same order, as Matplotlib's: the same pixel position
+        xd = d * math.sin(math.radians(angle))
+        yd = d * math.cos(math.radians(angle))
+        self._renderer.draw_text_image(bitmap, round(x + xo + xd), round(y + yo + yd) + 1, angle, gc)
 
 
 class _TextCachingRendererAgg(RendererAgg):

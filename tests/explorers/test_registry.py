@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from helpers import explorers  # noqa: E402
@@ -27,7 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 USE = re.compile(r"\bexplorers\.(\w+)\(")
 # explorers with controls that redraw only their animated artists (LiveFigure's ``blit``)
-BLITTING = ("alibi_explorer", "clock_hands_explorer", "sinusoidal_explorer")
+BLITTING = ("alibi_explorer", "angle_precision_explorer", "clock_hands_explorer", "counting_explorer",
+            "loss_curves_explorer", "order_explorer", "pair_scale_explorer", "rope_explorer", "sine_explorer",
+            "sinusoidal_explorer", "t5_buckets_explorer")
 
 
 def used_in_notebooks() -> dict[str, set[str]]:
@@ -120,4 +123,32 @@ def test_a_blitted_move_gives_the_pixels_of_a_whole_draw(name):
                     stepped = pixels(live.png)
                     assert np.array_equal(stepped, pixels(live._draw_png(blit=False))), (
                         f"{name}: moving {blitted} after {key} = {value!r} left a stale picture")
+    plt.close(live.fig)
+
+
+def stock_pixels(live: LiveFigure) -> np.ndarray:
+    """The explorer's figure drawn by a fresh stock Agg renderer (no text cache), in one whole
+    draw, with its animated artists drawn last as LiveFigure draws them."""
+    fig, canvas = live.fig, live.fig.canvas
+    try:
+        stock = FigureCanvasAgg(fig)
+        stock.draw()
+        for artist in live.animated:
+            fig.draw_artist(artist)
+        assert type(stock.get_renderer()) is RendererAgg
+        return np.asarray(stock.buffer_rgba())[..., :3].copy()
+    finally:
+        fig.set_canvas(canvas)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_step_gives_the_pixels_of_a_stock_draw(name):
+    """What a learner sees after a move (text cache, blitting, the image sampled as data) is what
+    Matplotlib draws for the same figure on its own."""
+    live = REGISTRY[name].build_example()
+    assert np.array_equal(pixels(live.png), stock_pixels(live)), f"{name}: the first picture"
+    for key, control in live.controls.items():
+        for value in other_values(control)[:2]:
+            control.value = value
+            assert np.array_equal(pixels(live.png), stock_pixels(live)), f"{name}: after {key} = {value!r}"
     plt.close(live.fig)

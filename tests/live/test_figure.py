@@ -192,15 +192,52 @@ def make_blitting_live():
 def test_a_blitted_step_gives_the_pixels_of_a_whole_draw():
     live = make_blitting_live()
     for name, value in [("phase", 3), ("span", 20), ("phase", 1), ("phase", 4), ("span", 9), ("phase", 2)]:
-        background = live._background
+        background = live._backgrounds[0]
         live.controls[name].value = value
         # a blit control reuses the background of the last whole draw; any other control draws anew
-        assert (live._background is background) == (name == "phase")
+        assert (live._backgrounds[0] is background) == (name == "phase")
         stepped = pixels(live.png)
         assert np.array_equal(stepped, pixels(live._draw_png(blit=False)))
     # and the animated artists are really drawn: the blitted image differs from the bare background
     live.controls["phase"].value = 5
-    assert not np.array_equal(pixels(live.png), np.asarray(live._background[1])[..., :3])
+    assert not np.array_equal(pixels(live.png), np.asarray(live._backgrounds[0])[..., :3])
+
+
+def make_layered_live():
+    """Two lines and a title: the amplitude changes all three (blitted), the phase only the
+    second line and the title, the last two animated artists (blitted over the first line)."""
+    fig, ax = plt.subplots(figsize=(4, 2))
+    ax.set_xlim(0, 8)
+    ax.set_ylim(-4, 4)
+    (wide,) = ax.plot([], [], color="tab:blue", linewidth=6)
+    (thin,) = ax.plot([], [], color="tab:red")  # crosses the wide line: drawn over it, in that order
+    title = ax.set_title("")
+    amplitudes = IntRange("amplitude", 1, 3)
+
+    def update(amplitude, phase):
+        x = np.linspace(0, 8, 200)
+        wide.set_data(x, amplitude * np.cos(x))
+        thin.set_data(x, amplitude * np.sin(x + phase))
+        title.set_text(f"amplitude {amplitude}, phase {phase}")
+
+    return LiveFigure(fig, update, {"amplitude": amplitudes.slider(1), "phase": PHASE.slider(0)},
+                      animated=(wide, thin, title), blit={"amplitude": (wide, thin, title), "phase": (thin, title)})
+
+
+def test_a_control_that_changes_the_last_artists_redraws_only_them():
+    live = make_layered_live()
+    assert live._redraw_from == {"amplitude": 0, "phase": 1}
+    for name, value in [("phase", 3), ("amplitude", 3), ("phase", 1), ("amplitude", 2), ("phase", 3)]:
+        live.controls[name].value = value
+        if name == "phase":  # the picture with the wide line is made once, then reused
+            kept = live._backgrounds[1]
+            live.controls[name].value = value + 1
+            assert live._backgrounds[1] is kept
+        else:  # the amplitude redrew the wide line: no picture with the old one is kept
+            assert set(live._backgrounds) == {0}
+        stepped = pixels(live.png)
+        # the same pixels as a whole draw: the wide line is there, under the thin one
+        assert np.array_equal(stepped, pixels(live._draw_png(blit=False))), f"after {name} = {value}"
 
 
 def test_blitting_is_checked():
@@ -217,5 +254,8 @@ def test_blitting_is_checked():
         LiveFigure(fig, lambda freq: None, controls, animated=(elsewhere,), blit=("freq",))
     with pytest.raises(ValueError, match="blit needs the animated artists"):
         LiveFigure(fig, lambda freq: None, controls, blit=("freq",))
+    (second,) = ax.plot([1, 0])
+    with pytest.raises(ValueError, match=r"blit\['freq'\] must be the last artists of animated"):
+        LiveFigure(fig, lambda freq: None, controls, animated=(line, second), blit={"freq": (line,)})
     plt.close(fig)
     plt.close(other)
