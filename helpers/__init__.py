@@ -141,6 +141,7 @@ from .measure.l10_rope_in_practice import (
     wrap_angle,
 )
 from .model import TinyLM, TinyLMConfig
+from .position_scheme import PositionScheme
 from .relative import alibi_bias, alibi_slopes, shaw_clip, t5_bucket
 from .rope_scaling import (
     PAIR_KINDS,
@@ -167,7 +168,7 @@ from .rotary import (
     rotate_half,
     rotation_matrix,
 )
-from .schemes import SCHEMES, PositionScheme, scheme
+from .schemes import SCHEMES, scheme
 from .tasks import LetterDigitCopy, Task
 from .training import SHORT_CONTEXT, ShortContext, loss_by_position, train, train_many
 

@@ -18,7 +18,8 @@ from torch import nn
 
 from ._checks import check_int
 from .attention import CausalSelfAttention
-from .schemes import PositionScheme, check_scheme_positions, scheme
+from .position_scheme import PositionScheme, check_scheme_positions
+from .schemes import scheme
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,6 @@
-"""Every position scheme of the course behind one interface.
-
-A scheme is an ``nn.Module`` with three hooks; each is the identity for schemes that do not
-use it, so a model calls all three and never asks which scheme it has:
-
-    embed(x, positions)                  added to the input x (batch, L, d_model): sinusoidal, learned
-    rotate(q, k, positions)              turns q, k (batch, heads, L, head_dim): rope
-    bias(q_positions, k_positions)       an additive score bias (heads, Lq, Lk): alibi, t5, shaw
-
-``positions`` is ``None`` (meaning 0 … L−1) or an integer tensor of shape (L,) or (batch, L).
-With (batch, L) positions a bias has shape (batch, heads, Lq, Lk).
+"""Every position scheme of the course, each a small variation of one interface: the three hooks
+of :class:`helpers.position_scheme.PositionScheme` (``embed`` for sinusoidal and learned,
+``rotate`` for rope, ``bias`` for alibi, t5 and shaw), and :func:`scheme` to build one by name.
 
 Each scheme also says what it is, for a map of all of them: ``name``, ``enters`` (where it
 enters attention), ``learned`` (does it train parameters) and ``relative`` (does attention see
@@ -25,127 +17,12 @@ import inspect
 import torch
 from torch import nn
 
-from ._checks import check_base, check_choice, check_even, check_finite, check_int, check_positions
+from ._checks import check_base, check_choice, check_even, check_finite, check_int
 from .encodings import frequencies
 from .learned import LearnedPositionalEmbedding
+from .position_scheme import PositionScheme, check_position_pair, check_scheme_positions, default_positions
 from .relative import alibi_slopes, shaw_clip, t5_bucket
 from .rotary import ROPE_LAYOUTS, rope
-
-_MASK_CACHE_SIZE = 8
-
-
-def check_scheme_positions(positions, batch: int, length: int) -> torch.Tensor | None:
-    """Return ``positions`` if it is None or an integer tensor ≥ 0 of shape (L,) or (batch, L)."""
-    if positions is None:
-        return None
-    positions = check_positions(positions)
-    if tuple(positions.shape) not in ((length,), (batch, length)):
-        raise ValueError(
-            f"positions must have shape (length,) = ({length},) or (batch, length) = ({batch}, {length}), "
-            f"got shape {tuple(positions.shape)}"
-        )
-    return positions
-
-
-def _check_pair(q_positions, k_positions) -> tuple[torch.Tensor, torch.Tensor]:
-    return check_positions(q_positions, "q_positions"), check_positions(k_positions, "k_positions")
-
-
-def _default_positions(positions, length: int, device) -> torch.Tensor:
-    if positions is None:
-        return torch.arange(length, device=device)
-    return positions
-
-
-class PositionScheme(nn.Module):
-    """The base of every scheme: all three hooks are the identity (the "none" scheme).
-
-    Subclasses override the hooks they use. ``attention_mask`` merges the causal mask with
-    ``bias`` into the one additive mask that ``F.scaled_dot_product_attention`` takes.
-    """
-
-    name = "none"
-    enters = "nothing"
-    learned = False
-    relative = False
-
-    def __init__(self, n_heads: int, head_dim: int, max_len: int | None = None):
-        super().__init__()
-        self.n_heads = check_int("n_heads", n_heads, 1)
-        self.head_dim = check_int("head_dim", head_dim, 1)
-        self.d_model = self.n_heads * self.head_dim
-        self.max_len = None if max_len is None else check_int("max_len", max_len, 1)
-        self._masks: dict[tuple, torch.Tensor] = {}
-
-    # --- the three hooks -------------------------------------------------------------
-    def embed(self, x: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
-        """x (batch, L, d_model) with the position signal added; here x itself."""
-        return x
-
-    def rotate(
-        self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor | None = None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """q, k (batch, heads, L, head_dim) turned by their positions; here unchanged."""
-        return q, k
-
-    def bias(self, q_positions: torch.Tensor, k_positions: torch.Tensor) -> torch.Tensor | None:
-        """Additive score bias (heads, Lq, Lk), or (batch, heads, Lq, Lk); here ``None``."""
-        return None
-
-    # --- shared machinery ------------------------------------------------------------
-    @property
-    def has_bias(self) -> bool:
-        return type(self).bias is not PositionScheme.bias
-
-    def _cacheable_bias(self) -> bool:
-        """True when the bias has no trainable parameters, so a mask can be kept per length."""
-        return not any(True for _ in self.parameters())
-
-    def attention_mask(
-        self, positions: torch.Tensor | None, length: int, dtype: torch.dtype, device
-    ) -> torch.Tensor | None:
-        """The causal mask plus the bias, as one additive float mask (1 or batch, heads, L, L);
-        ``None`` if the scheme has no bias (then attention uses its built-in causal mask).
-
-        Entry [i, j] is bias[i, j] for j ≤ i and −inf for j > i: causality follows the order of
-        the tokens, whatever their position labels. Without trainable parameters the mask for
-        the default positions is built once per (length, dtype, device) and cached.
-        """
-        if not self.has_bias:
-            return None
-        key = (length, dtype, torch.device(device))
-        cacheable = positions is None and self._cacheable_bias()
-        if cacheable and key in self._masks:
-            return self._masks[key]
-        pos = _default_positions(positions, length, device)
-        future = torch.ones(length, length, dtype=torch.bool, device=device).triu(1)
-        bias = self.bias(pos, pos)
-        if bias.dim() == 3:
-            bias = bias[None]  # (1, heads, L, L): SDPA's CPU kernel is much slower with a 3-d mask
-        mask = bias.to(dtype).masked_fill(future, float("-inf"))
-        if cacheable:
-            if len(self._masks) >= _MASK_CACHE_SIZE:
-                self._masks.pop(next(iter(self._masks)))
-            self._masks[key] = mask
-        return mask
-
-    def _apply(self, fn, *args, **kwargs):
-        self._masks.clear()  # .to(device) / .double(): cached masks are rebuilt on demand
-        return super()._apply(fn, *args, **kwargs)
-
-    def describe(self) -> dict:
-        """Name, where it enters attention, learned or fixed, relative or absolute, parameter count."""
-        return {
-            "name": self.name,
-            "enters": self.enters,
-            "learned": self.learned,
-            "relative": self.relative,
-            "parameters": sum(p.numel() for p in self.parameters()),
-        }
-
-    def extra_repr(self) -> str:
-        max_len = "" if self.max_len is None else f", max_len={self.max_len}"
-        return f"n_heads={self.n_heads}, head_dim={self.head_dim}{max_len}"
 
 
 class NoPosition(PositionScheme):
@@ -175,7 +52,7 @@ class Sinusoidal(PositionScheme):
 
     def embed(self, x, positions=None):
         positions = check_scheme_positions(positions, x.shape[0], x.shape[-2])
-        pos = _default_positions(positions, x.shape[-2], x.device)
+        pos = default_positions(positions, x.shape[-2], x.device)
         return x + self.encoding(pos).to(x.dtype)
 
     def extra_repr(self) -> str:
@@ -300,7 +177,7 @@ class ALiBi(PositionScheme):
         self.register_buffer("slopes", alibi_slopes(self.n_heads), persistent=False)
 
     def bias(self, q_positions, k_positions):
-        q_positions, k_positions = _check_pair(q_positions, k_positions)
+        q_positions, k_positions = check_position_pair(q_positions, k_positions)
         distance = (q_positions[..., :, None] - k_positions[..., None, :]).abs().to(self.slopes.dtype)
         return -self.slopes[:, None, None] * distance.unsqueeze(-3)
 
@@ -342,7 +219,7 @@ class T5Bias(PositionScheme):
         return t5_bucket(relative, self.bidirectional, self.num_buckets, self.max_distance)
 
     def bias(self, q_positions, k_positions):
-        q_positions, k_positions = _check_pair(q_positions, k_positions)
+        q_positions, k_positions = check_position_pair(q_positions, k_positions)
         return self.table(self.buckets(q_positions, k_positions)).movedim(-1, -3)
 
     def extra_repr(self) -> str:
@@ -371,7 +248,7 @@ class ShawBias(PositionScheme):
         self.table = nn.Parameter(torch.zeros(self.n_heads, 2 * self.max_offset + 1))
 
     def bias(self, q_positions, k_positions):
-        q_positions, k_positions = _check_pair(q_positions, k_positions)
+        q_positions, k_positions = check_position_pair(q_positions, k_positions)
         offsets = shaw_clip(k_positions[..., None, :] - q_positions[..., :, None], self.max_offset)
         return self.table[:, offsets + self.max_offset].movedim(0, -3)
 

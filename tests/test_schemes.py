@@ -1,5 +1,6 @@
 """Position schemes: each hook against an independent formula or another project's code
-(Bloom's ALiBi tensor, Hugging Face's T5 bias), the identity hooks, the masks, and bad input."""
+(Bloom's ALiBi tensor, Hugging Face's T5 bias), the identity hooks, and bad input. The masks
+the schemes share are tested with their interface, in test_position_scheme.py."""
 
 import pytest
 import torch
@@ -242,28 +243,6 @@ def test_batched_bias_is_one_bias_per_sequence(name):
 
 
 # --- the merged mask ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", ["alibi", "t5", "shaw"])
-def test_mask_is_bias_below_the_diagonal_and_minus_infinity_above(name):
-    scheme = randomise(make(name))
-    mask = scheme.attention_mask(None, 7, torch.float32, "cpu")
-    bias = scheme.bias(torch.arange(7), torch.arange(7))
-    below = torch.ones(7, 7, dtype=torch.bool).tril()
-    assert mask.shape == (1, 4, 7, 7)
-    assert torch.equal(mask[0][:, below], bias[:, below])
-    assert bool(torch.isneginf(mask[0][:, ~below]).all())
-
-
-def test_parameter_free_mask_is_cached_and_learned_one_is_not():
-    alibi = make("alibi")
-    assert alibi.attention_mask(None, 9, torch.float32, "cpu") is alibi.attention_mask(None, 9, torch.float32, "cpu")
-    assert alibi.attention_mask(None, 9, torch.float64, "cpu").dtype == torch.float64
-    t5 = make("t5")
-    mask = t5.attention_mask(None, 9, torch.float32, "cpu")
-    assert mask.requires_grad  # gradients reach the table, so it is rebuilt every time
-    mask[torch.isfinite(mask)].sum().backward()
-    assert t5.table.weight.grad.abs().sum() > 0
 
 
 # --- bad input ---------------------------------------------------------------------------------

@@ -20,8 +20,9 @@ from torch import nn
 
 from .._checks import check_choice, check_int, check_matrix
 from ..model import TinyLM
+from ..position_scheme import PositionScheme
 from ..relative import alibi_slopes, t5_bucket
-from ..schemes import SCHEMES, PositionScheme, scheme
+from ..schemes import SCHEMES, scheme
 from ..tasks import LetterDigitCopy, Task
 from ..training import loss_by_position, train
 
