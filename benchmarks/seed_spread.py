@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             row = [bands[s][name][i] for s in seeds]
             spread = max(row) - min(row) if not any(map(math.isnan, row)) else math.nan
             print(f"{name:<11}" + "".join(f"{v:9.3f}" for v in row) + f"{spread:9.3f}")
-        held = M.held_for_every([M.orderings({n: b[i] for n, b in bands[s].items()}, MARGIN) for s in seeds])
+        held = H.held_for_every([H.orderings({n: b[i] for n, b in bands[s].items()}, MARGIN) for s in seeds])
         print(f"holds for every seed ({band}): {show_pairs(held)}")
     print(f"\nrise from ≤ L to 2L–4L (nats), per seed; 'rises' if above {RISE} for every seed, "
           f"'flat' if within ±{RISE}")
@@ -136,24 +136,24 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:<11}" + "".join(f"{v:9.2f}" for v in toy[seed][name]))
     for j, n in enumerate(lengths):
         toy_columns = {s: M.table_column(log_table(toy[s]), j) for s in seeds}
-        held = M.held_for_every([M.orderings(toy_columns[s], MARGIN) for s in seeds])
+        held = H.held_for_every([H.orderings(toy_columns[s], MARGIN) for s in seeds])
         print(f"\nfirst {n} tokens (Press: {M.PRESS_LENGTHS[j]}): holds for every seed: {show_pairs(held)}")
         published = M.table_column(press_log, j)
-        print(f"  published orderings: {show_pairs(M.orderings(published, PUBLISHED_MARGIN))}")
-        comparisons = [M.compare_orderings(toy_columns[s], published, MARGIN, PUBLISHED_MARGIN) for s in seeds]
-        for kind in M.OrderingComparison._fields:
+        print(f"  published orderings: {show_pairs(H.orderings(published, PUBLISHED_MARGIN))}")
+        comparisons = [H.compare_orderings(toy_columns[s], published, MARGIN, PUBLISHED_MARGIN) for s in seeds]
+        for kind in H.OrderingComparison._fields:
             print(f"  {kind} for every seed: "
-                  f"{show_pairs(M.held_for_every([getattr(c, kind) for c in comparisons]))}")
+                  f"{show_pairs(H.held_for_every([getattr(c, kind) for c in comparisons]))}")
     # log of the ratio: the rise in mean loss (nats), so that MARGIN applies
     growth = {s: {n: math.log(v) for n, v in M.perplexity_growth(toy[s]).items()} for s in seeds}
     press_growth = {n: math.log(v) for n, v in M.perplexity_growth(M.PRESS_TABLE_2).items()}
     print("\ngrowth of perplexity from the first to the last column (toy, per seed):")
     for name in M.TRAINED_SCHEMES:
         print(f"  {name:<11}" + "".join(f"{math.exp(growth[s][name]):9.2f}" for s in seeds))
-    comparisons = [M.compare_orderings(growth[s], press_growth, MARGIN, PUBLISHED_MARGIN) for s in seeds]
-    for kind in M.OrderingComparison._fields:
+    comparisons = [H.compare_orderings(growth[s], press_growth, MARGIN, PUBLISHED_MARGIN) for s in seeds]
+    for kind in H.OrderingComparison._fields:
         print(f"  growth: {kind} for every seed: "
-              f"{show_pairs(M.held_for_every([getattr(c, kind) for c in comparisons]))}")
+              f"{show_pairs(H.held_for_every([getattr(c, kind) for c in comparisons]))}")
 
     # --- the probe ------------------------------------------------------------------------------
     print("\nlinear probe on the last hidden state: R² within L; mean reading in bands ≤ L / L–2L / 2L–4L")

@@ -24,11 +24,15 @@ from .learned import LearnedPositionalEmbedding
 from .measure.common import (
     BandMeans,
     OffsetProfile,
+    OrderingComparison,
     allocated_bytes,
     band_means,
+    compare_orderings,
     dot_by_offset,
     fit_linear_map,
+    held_for_every,
     min_pairwise_distance,
+    orderings,
     round_robin_times,
 )
 from .measure.l00_order_blindness import OrderSnapshot, Reordered, order_snapshot, reorder_and_attend
@@ -70,13 +74,11 @@ from .measure.l06_rope import PairView, decay_bound, relative_decay_bound, rope_
 from .measure.l07_learned_and_relative import (
     AlibiView,
     BiasMemory,
-    BucketRange,
     SchemeEntry,
     StoredFrequencies,
     StoredTable,
     T5BucketView,
     TableRun,
-    alibi_key_bias,
     alibi_view,
     bias_memory,
     cosine_similarity,
@@ -84,7 +86,6 @@ from .measure.l07_learned_and_relative import (
     position_storage,
     scheme_map,
     similarity_by_offset,
-    t5_bucket_ranges,
     t5_bucket_view,
     train_position_table,
 )
@@ -96,14 +97,10 @@ from .measure.l08_train_short_test_long import (
     PRESS_TABLE_2,
     PRESS_TRAINED_ON,
     TRAINED_SCHEMES,
-    OrderingComparison,
     PositionProbe,
     ShortContextRun,
     build_model,
-    compare_orderings,
     evaluate_models,
-    held_for_every,
-    orderings,
     perplexity_growth,
     position_probe,
     probe_claims,
@@ -142,7 +139,16 @@ from .measure.l10_rope_in_practice import (
 )
 from .model import TinyLM, TinyLMConfig
 from .position_scheme import PositionScheme
-from .relative import alibi_bias, alibi_slopes, shaw_clip, t5_bucket
+from .relative import (
+    BucketRange,
+    alibi_bias,
+    alibi_key_bias,
+    alibi_slopes,
+    shaw_clip,
+    t5_bucket,
+    t5_bucket_ranges,
+    t5_offset_buckets,
+)
 from .rope_scaling import (
     PAIR_KINDS,
     SCALING_METHODS,

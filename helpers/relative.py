@@ -1,9 +1,11 @@
-"""Relative-position schemes that bias the attention scores instead of the inputs: ALiBi,
-T5's log buckets and Shaw et al.'s clipped offsets."""
+"""Relative-position schemes that bias the attention scores instead of the inputs: ALiBi (and the
+form BLOOM stores it in), T5's log buckets (and the offsets each bucket covers) and Shaw et al.'s
+clipped offsets."""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import torch
 
@@ -83,3 +85,64 @@ def shaw_clip(offsets: torch.Tensor, max_offset: int) -> torch.Tensor:
     offsets = check_integer_tensor("offsets", offsets)
     max_offset = check_int("max_offset", max_offset, 0)
     return offsets.long().clamp(-max_offset, max_offset)
+
+
+def alibi_key_bias(n_heads: int, length: int) -> torch.Tensor:
+    """ALiBi in the form BLOOM stores it: slope_h × key position, (n_heads, 1, length) float32.
+
+    Under a causal mask (j ≤ i) it differs from Press et al.'s −slope_h·(i − j) by slope_h·i, the
+    same for every key of query i: a constant added to a whole row of scores, which softmax
+    ignores. It needs n_heads·length numbers instead of n_heads·length².
+    """
+    n_heads, length = check_int("n_heads", n_heads, 1), check_int("length", length, 1)
+    return alibi_slopes(n_heads)[:, None, None] * torch.arange(length, dtype=torch.float32)
+
+
+class BucketRange(NamedTuple):
+    """The offsets (key − query) one T5 bucket covers: first … last, both included."""
+
+    bucket: int
+    first: int
+    last: int
+    open_ended: bool  # True: it goes on beyond the offsets examined (the last bucket)
+
+
+def t5_bucket_ranges(num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = False,
+                     span: int = 1024) -> list[BucketRange]:
+    """The range of offsets of each bucket that occurs, for offsets −span … 0 (causal) or
+    −span … span (bidirectional), in order of the bucket index.
+
+    Each bucket covers one contiguous run of offsets. A run that reaches ±span is marked
+    ``open_ended``: beyond ``max_distance`` every offset in that direction lands in it.
+    """
+    return _bucket_ranges(*t5_offset_buckets(num_buckets, max_distance, bidirectional, span), int(span))
+
+
+def t5_offset_buckets(num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = False,
+                      span: int = 1024) -> tuple[torch.Tensor, torch.Tensor]:
+    """Offsets −span … 0 (causal) or −span … span (bidirectional), (n,) int64, and the T5 bucket
+    of each, (n,) int64; settings T5 cannot use are refused, with the rule they break."""
+    if not isinstance(bidirectional, bool):
+        raise TypeError(f"bidirectional must be True or False, got {bidirectional!r}")
+    num_buckets = check_int("num_buckets", num_buckets, 4 if bidirectional else 2)
+    max_distance = check_int("max_distance", max_distance, 1)
+    exact = num_buckets // (4 if bidirectional else 2)
+    if max_distance <= exact:
+        share = 4 if bidirectional else 2
+        raise ValueError(f"max_distance must be greater than num_buckets // {share} = {exact}, got {max_distance}")
+    span = check_int("span", span, 1)
+    if span < max_distance:
+        raise ValueError(f"span must be ≥ max_distance = {max_distance}, got {span}")
+    offsets = torch.arange(-span, (span if bidirectional else 0) + 1)
+    return offsets, t5_bucket(offsets, bidirectional, num_buckets, max_distance)
+
+
+def _bucket_ranges(offsets: torch.Tensor, buckets: torch.Tensor, span: int) -> list[BucketRange]:
+    ranges = []
+    for b in torch.unique(buckets).tolist():
+        covered = offsets[buckets == b]
+        first, last = int(covered.min()), int(covered.max())
+        if covered.numel() != last - first + 1:
+            raise AssertionError(f"bucket {b} does not cover one run of offsets")  # T5's buckets always do
+        ranges.append(BucketRange(b, first, last, first == -span or last == span))
+    return ranges

@@ -1,5 +1,6 @@
 """Measurements more than one lesson makes: distances between codes, dot products grouped by
-offset, least-squares linear maps, mean loss in bands of positions, and fair timing of kernels.
+offset, least-squares linear maps, mean loss in bands of positions, orderings of trained results
+that hold across seeds, and fair timing of kernels.
 
 Conventions: a table of codes is a (length, d) tensor whose row p is the code of position p.
 Distances, scores and fits are computed in float64 and returned as float64 tensors or numbers.
@@ -9,13 +10,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import torch
 from torch.overrides import TorchFunctionMode
 
-from .._checks import check_int, check_matrix
+from .._checks import check_finite, check_int, check_matrix
 
 # ---------------------------------------------------------------------------------------------
 # Distances and dot products between codes
@@ -207,3 +208,66 @@ def band_means(curve: torch.Tensor, train_length: int) -> BandMeans:
 def mean_over(curve: torch.Tensor, lo: int, hi: int) -> float:
     """The mean of curve[lo:hi], or nan when the curve stops before ``hi``."""
     return float(curve[lo:hi].mean()) if curve.shape[0] >= hi else math.nan
+
+
+# ---------------------------------------------------------------------------------------------
+# Orderings: which result beats which, which of them hold for every seed, and how they compare
+# with a published table's
+
+
+def orderings(values: Mapping[str, float], margin: float = 0.0) -> list[tuple[str, str]]:
+    """Every pair (a, b) with values[a] + margin < values[b]: "a is lower than b by more than the
+    margin". nan values take part in no pair. Sorted by values[a], then values[b]."""
+    margin = _check_margin("margin", margin)
+    known = {name: float(v) for name, v in values.items() if not math.isnan(float(v))}
+    pairs = [(a, b) for a in known for b in known if known[a] + margin < known[b]]
+    return sorted(pairs, key=lambda p: (known[p[0]], known[p[1]]))
+
+
+def held_for_every(per_seed: Sequence[Iterable[tuple[str, str]]]) -> list[tuple[str, str]]:
+    """The pairs found in every one of ``per_seed`` (one list of pairs per seed), in the order of
+    the first list."""
+    if not per_seed:
+        raise ValueError("per_seed must hold the pairs of at least one seed")
+    sets = [set(pairs) for pairs in per_seed]
+    return [pair for pair in per_seed[0] if all(pair in s for s in sets)]
+
+
+class OrderingComparison(NamedTuple):
+    """A published (lower is better) table's orderings, checked in the toy's table."""
+
+    reproduced: list[tuple[str, str]]  # published a < b, and the toy has a < b by more than its margin
+    reversed: list[tuple[str, str]]  # published a < b, but the toy has b < a by more than its margin
+    unresolved: list[tuple[str, str]]  # published a < b, and the toy's two lie within its margin
+    toy_only: list[tuple[str, str]]  # the published two lie within their margin, the toy has a < b
+
+
+def compare_orderings(toy: Mapping[str, float], published: Mapping[str, float], margin: float = 0.0,
+                      published_margin: float = 0.0) -> OrderingComparison:
+    """Every pair of schemes in both tables, sorted into :class:`OrderingComparison`'s four lists.
+
+    A table orders a < b when a's value is below b's by more than its margin (``margin`` for the
+    toy, ``published_margin`` for the published table); pairs with a nan value are left out.
+    """
+    margin = _check_margin("margin", margin)
+    published_margin = _check_margin("published_margin", published_margin)
+    shared = [name for name in published if name in toy]
+    toy_pairs = set(orderings({name: toy[name] for name in shared}, margin))
+    known = {name for name in shared if not math.isnan(float(toy[name]))}
+    result = OrderingComparison([], [], [], [])
+    published_pairs = orderings({name: published[name] for name in known}, published_margin)
+    for a, b in published_pairs:
+        kind = result.reproduced if (a, b) in toy_pairs else result.reversed if (b, a) in toy_pairs else \
+            result.unresolved
+        kind.append((a, b))
+    ordered = set(published_pairs) | {(b, a) for a, b in published_pairs}
+    result.toy_only.extend(pair for pair in orderings({name: toy[name] for name in known}, margin)
+                           if pair not in ordered)
+    return result
+
+
+def _check_margin(name: str, margin) -> float:
+    margin = check_finite(name, margin)
+    if margin < 0:
+        raise ValueError(f"{name} must be a finite number ≥ 0, got {margin}")
+    return margin

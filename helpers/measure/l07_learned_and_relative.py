@@ -21,7 +21,7 @@ from torch import nn
 from .._checks import check_choice, check_int, check_matrix
 from ..model import TinyLM
 from ..position_scheme import PositionScheme
-from ..relative import alibi_slopes, t5_bucket
+from ..relative import alibi_slopes, t5_offset_buckets
 from ..schemes import SCHEMES, scheme
 from ..tasks import LetterDigitCopy, Task
 from ..training import loss_by_position, train
@@ -207,71 +207,8 @@ def offset_spread(bias: torch.Tensor) -> float:
     return spread
 
 
-def alibi_key_bias(n_heads: int, length: int) -> torch.Tensor:
-    """ALiBi in the form BLOOM stores it: slope_h × key position, (n_heads, 1, length) float32.
-
-    Under a causal mask (j ≤ i) it differs from Press et al.'s −slope_h·(i − j) by slope_h·i, the
-    same for every key of query i: a constant added to a whole row of scores, which softmax
-    ignores. It needs n_heads·length numbers instead of n_heads·length².
-    """
-    n_heads, length = check_int("n_heads", n_heads, 1), check_int("length", length, 1)
-    return alibi_slopes(n_heads)[:, None, None] * torch.arange(length, dtype=torch.float32)
-
-
 # ---------------------------------------------------------------------------------------------
 # T5's buckets and ALiBi's heads, for tables, plots and the explorers.
-
-
-class BucketRange(NamedTuple):
-    """The offsets (key − query) one T5 bucket covers: first … last, both included."""
-
-    bucket: int
-    first: int
-    last: int
-    open_ended: bool  # True: it goes on beyond the offsets examined (the last bucket)
-
-
-def t5_bucket_ranges(num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = False,
-                     span: int = 1024) -> list[BucketRange]:
-    """The range of offsets of each bucket that occurs, for offsets −span … 0 (causal) or
-    −span … span (bidirectional), in order of the bucket index.
-
-    Each bucket covers one contiguous run of offsets. A run that reaches ±span is marked
-    ``open_ended``: beyond ``max_distance`` every offset in that direction lands in it.
-    """
-    num_buckets, max_distance, span = _check_t5(num_buckets, max_distance, bidirectional, span)
-    return _bucket_ranges(*_t5_offsets(num_buckets, max_distance, bool(bidirectional), span), span)
-
-
-def _check_t5(num_buckets, max_distance, bidirectional, span) -> tuple[int, int, int]:
-    if not isinstance(bidirectional, bool):
-        raise TypeError(f"bidirectional must be True or False, got {bidirectional!r}")
-    num_buckets = check_int("num_buckets", num_buckets, 4 if bidirectional else 2)
-    max_distance = check_int("max_distance", max_distance, 1)
-    exact = num_buckets // (4 if bidirectional else 2)
-    if max_distance <= exact:
-        share = 4 if bidirectional else 2
-        raise ValueError(f"max_distance must be greater than num_buckets // {share} = {exact}, got {max_distance}")
-    span = check_int("span", span, 1)
-    if span < max_distance:
-        raise ValueError(f"span must be ≥ max_distance = {max_distance}, got {span}")
-    return num_buckets, max_distance, span
-
-
-def _t5_offsets(num_buckets, max_distance, bidirectional, span) -> tuple[torch.Tensor, torch.Tensor]:
-    offsets = torch.arange(-span, (span if bidirectional else 0) + 1)
-    return offsets, t5_bucket(offsets, bidirectional, num_buckets, max_distance)
-
-
-def _bucket_ranges(offsets: torch.Tensor, buckets: torch.Tensor, span: int) -> list[BucketRange]:
-    ranges = []
-    for b in torch.unique(buckets).tolist():
-        covered = offsets[buckets == b]
-        first, last = int(covered.min()), int(covered.max())
-        if covered.numel() != last - first + 1:
-            raise AssertionError(f"bucket {b} does not cover one run of offsets")  # T5's buckets always do
-        ranges.append(BucketRange(b, first, last, first == -span or last == span))
-    return ranges
 
 
 @dataclass(frozen=True)
@@ -300,8 +237,8 @@ def t5_bucket_view(num_buckets: int = 32, max_distance: int = 128, bidirectional
     bucket widths grow by a constant factor up to max_distance; everything further shares the
     last bucket. A bucket whose range holds no integer distance stays empty (its start is NaN).
     """
-    num_buckets, max_distance, span = _check_t5(num_buckets, max_distance, bidirectional, span)
-    offsets, buckets = _t5_offsets(num_buckets, max_distance, bidirectional, span)
+    offsets, buckets = t5_offset_buckets(num_buckets, max_distance, bidirectional, span)
+    num_buckets, max_distance = int(num_buckets), int(max_distance)
     widths = torch.bincount(buckets, minlength=num_buckets)
     per_direction = num_buckets // 2 if bidirectional else num_buckets
     exact = per_direction // 2

@@ -8,9 +8,9 @@ What the lesson computes from the trained models:
 * the toy counterpart of Press et al. (2021), Table 2: the perplexity exp(mean loss) over the
   first n tokens of a sequence, for n = L·512/512, L·1012/512, L·1512/512 and L·2512/512, the same
   ratios to the training length as the paper's evaluation lengths (:func:`toy_lengths`);
-* which pairwise orderings of the schemes a table shows (:func:`orderings`), which of them hold
-  for every seed (:func:`held_for_every`), and which published orderings the toy reproduces
-  (:func:`compare_orderings`);
+* how the perplexity grows from L to the longest length (:func:`perplexity_growth`), set beside
+  the paper's, whose orderings the lesson compares with the toy's using
+  :func:`helpers.measure.common.compare_orderings`;
 * a linear probe that reads the position back from a model's hidden states
   (:func:`position_probe`).
 
@@ -28,7 +28,7 @@ from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 
-from .._checks import check_choice, check_finite, check_int
+from .._checks import check_choice, check_int
 from ..model import TinyLM
 from ..schemes import Learned
 from ..tasks import Task
@@ -228,65 +228,7 @@ def _loss_by_position(model: TinyLM, inputs: torch.Tensor, targets: torch.Tensor
 
 
 # ---------------------------------------------------------------------------------------------
-# Orderings: which scheme beats which, and which of them hold for every seed
-
-
-def orderings(values: Mapping[str, float], margin: float = 0.0) -> list[tuple[str, str]]:
-    """Every pair (a, b) with values[a] + margin < values[b]: "a is lower than b by more than the
-    margin". nan values take part in no pair. Sorted by values[a], then values[b]."""
-    margin = _check_margin("margin", margin)
-    known = {name: float(v) for name, v in values.items() if not math.isnan(float(v))}
-    pairs = [(a, b) for a in known for b in known if known[a] + margin < known[b]]
-    return sorted(pairs, key=lambda p: (known[p[0]], known[p[1]]))
-
-
-def held_for_every(per_seed: Sequence[Iterable[tuple[str, str]]]) -> list[tuple[str, str]]:
-    """The pairs found in every one of ``per_seed`` (one list of pairs per seed), in the order of
-    the first list."""
-    if not per_seed:
-        raise ValueError("per_seed must hold the pairs of at least one seed")
-    sets = [set(pairs) for pairs in per_seed]
-    return [pair for pair in per_seed[0] if all(pair in s for s in sets)]
-
-
-class OrderingComparison(NamedTuple):
-    """A published (lower is better) table's orderings, checked in the toy's table."""
-
-    reproduced: list[tuple[str, str]]  # published a < b, and the toy has a < b by more than its margin
-    reversed: list[tuple[str, str]]  # published a < b, but the toy has b < a by more than its margin
-    unresolved: list[tuple[str, str]]  # published a < b, and the toy's two lie within its margin
-    toy_only: list[tuple[str, str]]  # the published two lie within their margin, the toy has a < b
-
-
-def compare_orderings(toy: Mapping[str, float], published: Mapping[str, float], margin: float = 0.0,
-                      published_margin: float = 0.0) -> OrderingComparison:
-    """Every pair of schemes in both tables, sorted into :class:`OrderingComparison`'s four lists.
-
-    A table orders a < b when a's value is below b's by more than its margin (``margin`` for the
-    toy, ``published_margin`` for the published table); pairs with a nan value are left out.
-    """
-    margin = _check_margin("margin", margin)
-    published_margin = _check_margin("published_margin", published_margin)
-    shared = [name for name in published if name in toy]
-    toy_pairs = set(orderings({name: toy[name] for name in shared}, margin))
-    known = {name for name in shared if not math.isnan(float(toy[name]))}
-    result = OrderingComparison([], [], [], [])
-    published_pairs = orderings({name: published[name] for name in known}, published_margin)
-    for a, b in published_pairs:
-        kind = result.reproduced if (a, b) in toy_pairs else result.reversed if (b, a) in toy_pairs else \
-            result.unresolved
-        kind.append((a, b))
-    ordered = set(published_pairs) | {(b, a) for a, b in published_pairs}
-    result.toy_only.extend(pair for pair in orderings({name: toy[name] for name in known}, margin)
-                           if pair not in ordered)
-    return result
-
-
-def _check_margin(name: str, margin) -> float:
-    margin = check_finite(name, margin)
-    if margin < 0:
-        raise ValueError(f"{name} must be a finite number ≥ 0, got {margin}")
-    return margin
+# The published table
 
 
 def perplexity_growth(table: Mapping[str, Sequence[float]]) -> dict[str, float]:

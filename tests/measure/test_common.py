@@ -161,3 +161,37 @@ def test_band_means_by_hand():
     assert short[:2] == (31.5, 95.5) and math.isnan(short.to_4l)
     with pytest.raises(ValueError, match="curve"):
         H.band_means(curve[None], 64)
+
+
+# --- orderings ------------------------------------------------------------------------------------
+
+
+def test_orderings_respect_the_margin_and_skip_nan():
+    values = {"a": 1.0, "b": 1.01, "c": 2.0, "d": math.nan}
+    assert H.orderings(values) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert H.orderings(values, margin=0.02) == [("a", "c"), ("b", "c")]
+    with pytest.raises(ValueError, match="margin"):
+        H.orderings(values, margin=-1)
+
+
+def test_held_for_every_keeps_the_pairs_of_every_list():
+    per_seed = [[("a", "b"), ("a", "c"), ("b", "c")], [("a", "c"), ("b", "c")], [("b", "c"), ("a", "c"), ("c", "d")]]
+    assert H.held_for_every(per_seed) == [("a", "c"), ("b", "c")]
+    with pytest.raises(ValueError, match="per_seed"):
+        H.held_for_every([])
+
+
+def test_compare_orderings_sorts_each_pair_once():
+    # published, margin 0.05: a < b < c, b < d, a < d; c and d tie (3.0 vs 3.01)
+    published = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 3.01}
+    toy = {"a": 1.0, "b": 0.5, "c": 1.005, "d": 2.0, "e": 0.0}  # e is not published: left out
+    result = H.compare_orderings(toy, published, margin=0.01, published_margin=0.05)
+    assert set(result.reproduced) == {("a", "d"), ("b", "c"), ("b", "d")}
+    assert result.reversed == [("a", "b")]  # the toy has b below a
+    assert result.unresolved == [("a", "c")]  # the toy's 1.0 and 1.005 lie within 0.01
+    assert result.toy_only == [("c", "d")]  # published tie, ordered by the toy
+
+
+def test_compare_orderings_leaves_out_nan():
+    result = H.compare_orderings({"a": 1.0, "b": math.nan}, {"a": 1.0, "b": 2.0})
+    assert result == H.OrderingComparison([], [], [], [])

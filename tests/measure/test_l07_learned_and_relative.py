@@ -1,7 +1,8 @@
 """Lesson 07's measurements (helpers.measure.l07_learned_and_relative): similarity of table rows,
-the offset test for score biases, ALiBi in BLOOM's form, T5's bucket ranges, what a scheme
-stores, the map of schemes and a short training run, against values worked by hand and
-independent implementations (Hugging Face's T5 and BLOOM code, PyTorch's cosine similarity)."""
+the offset test for score biases, T5's and ALiBi's views, what a scheme stores, the map of
+schemes and a short training run, against values worked by hand and independent
+implementations (PyTorch's cosine similarity, Hugging Face's BERT and Llama). ALiBi in BLOOM's
+form and T5's bucket ranges are core functions of helpers.relative, tested in test_relative.py."""
 
 import math
 
@@ -14,13 +15,6 @@ from torch import nn
 
 import helpers as H
 from helpers.measure import l07_learned_and_relative as A
-
-
-def hf_bucket(relative, bidirectional, num_buckets, max_distance):
-    from transformers.models.t5.modeling_t5 import T5Attention
-
-    return T5Attention._relative_position_bucket(relative, bidirectional, num_buckets, max_distance)
-
 
 # --- similarity of rows ----------------------------------------------------------------------
 
@@ -91,61 +85,7 @@ def test_offset_spread_rejects_bad_input():
         A.offset_spread(torch.tensor([[0.0, -math.inf], [0.0, 0.0]]))
 
 
-@pytest.mark.oracle
-@pytest.mark.parametrize("n_heads", [3, 8, 12])
-def test_alibi_key_bias_is_bloom_and_softmax_cannot_tell_it_from_alibi(n_heads):
-    from transformers.models.bloom.modeling_bloom import build_alibi_tensor
-
-    length = 13
-    bloom = build_alibi_tensor(torch.ones(1, length), n_heads, torch.float32)
-    ours = A.alibi_key_bias(n_heads, length)
-    assert ours.shape == (n_heads, 1, length)
-    assert torch.allclose(ours, bloom, atol=1e-6)
-    scores = torch.randn(n_heads, length, length, generator=torch.Generator().manual_seed(3))
-    future = torch.ones(length, length, dtype=torch.bool).triu(1)
-    causal = torch.softmax((scores + H.alibi_bias(n_heads, length)).masked_fill(future, -math.inf), -1)
-    shifted = torch.softmax((scores + ours).masked_fill(future, -math.inf), -1)
-    assert torch.allclose(causal, shifted, atol=1e-6)
-    # without the causal mask |i − j| is not i − j: the trick needs the mask
-    assert not torch.allclose(torch.softmax(scores + H.alibi_bias(n_heads, length), -1),
-                              torch.softmax(scores + ours, -1), atol=1e-3)
-
-
 # --- T5's buckets ----------------------------------------------------------------------------
-
-
-def test_t5_bucket_ranges_by_hand():
-    ranges = A.t5_bucket_ranges(32, 128, bidirectional=False, span=300)
-    assert [r.bucket for r in ranges] == list(range(32))
-    assert all(r.first == r.last == -r.bucket for r in ranges[:16])  # one distance each
-    # bucket 16 starts at 16, bucket 17 at the first distance ≥ 16·8^(1/16) = 18.2
-    assert (ranges[16].first, ranges[16].last, ranges[17].last) == (-18, -16, -19)
-    # the last bucket starts at the first distance ≥ 16·8^(15/16) = 112.4 and never ends
-    assert ranges[-1] == A.BucketRange(31, -300, -113, True)
-    assert not any(r.open_ended for r in ranges[:-1])
-
-
-def test_t5_bidirectional_leaves_the_first_bucket_after_the_query_unused():
-    ranges = A.t5_bucket_ranges(32, 128, bidirectional=True, span=200)
-    buckets = [r.bucket for r in ranges]
-    assert 16 not in buckets and buckets == list(range(16)) + list(range(17, 32))
-    after = {r.bucket: r for r in ranges}
-    assert (after[17].first, after[17].last) == (1, 1) and after[31].last == 200 and after[31].open_ended
-    assert after[15].first == -200 and after[15].open_ended
-
-
-@pytest.mark.oracle
-@settings(max_examples=30, deadline=None)
-@given(num_buckets=st.integers(2, 40), extra=st.integers(1, 200), bidirectional=st.booleans())
-def test_t5_bucket_ranges_cover_hugging_faces_buckets(num_buckets, extra, bidirectional):
-    num_buckets = max(num_buckets, 4) if bidirectional else num_buckets
-    max_distance = num_buckets // (4 if bidirectional else 2) + extra
-    span = max_distance + 10
-    offsets = torch.arange(-span, span + 1) if bidirectional else torch.arange(-span, 1)
-    hf = hf_bucket(offsets, bidirectional, num_buckets, max_distance)
-    for r in A.t5_bucket_ranges(num_buckets, max_distance, bidirectional, span):
-        inside = (offsets >= r.first) & (offsets <= r.last)
-        assert (hf[inside] == r.bucket).all() and (hf[~inside] != r.bucket).all()
 
 
 @settings(max_examples=30, deadline=None)
@@ -175,7 +115,7 @@ def test_t5_view_rejects_settings_t5_rejects():
     with pytest.raises(ValueError, match="max_distance must be greater than num_buckets // 2 = 16"):
         A.t5_bucket_view(32, 16)
     with pytest.raises(ValueError, match="span must be ≥ max_distance = 128"):
-        A.t5_bucket_ranges(32, 128, span=100)
+        A.t5_bucket_view(32, 128, span=100)
     with pytest.raises(TypeError, match="bidirectional must be True or False"):
         A.t5_bucket_view(32, 128, bidirectional="yes")
 
@@ -215,7 +155,7 @@ def test_bias_memory_counts_the_tensors_the_schemes_make():
     assert counts.t5_stored == sum(p.numel() for p in t5.parameters()) == 128
     assert counts.alibi_stored == alibi.slopes.numel() and list(alibi.parameters()) == []
     assert counts.full_bias == t5.bias(pos, pos).numel() == alibi.bias(pos, pos).numel() == heads * length**2
-    assert counts.key_bias == A.alibi_key_bias(heads, length).numel() == heads * length
+    assert counts.key_bias == H.alibi_key_bias(heads, length).numel() == heads * length
     assert counts.scores == heads * length * length
 
 
