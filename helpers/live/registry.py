@@ -25,8 +25,8 @@ How to add an explorer
    (a function returning them when they must be built, like the model in ``l00``). Keep the
    example quick to build (seconds, no training): the tests build every explorer.
 
-3. Use it in the notebook, in a cell that starts with ``# NBVAL_IGNORE_OUTPUT``, and call the
-   measurement behind it once in a plain cell whose output is compared.
+3. Use it in the notebook, in a cell tagged ``nbval-ignore-output`` (a cell tag, never a comment in
+   the source), and call the measurement behind it once in a plain cell whose output is compared.
 
 Nothing else changes: the unit tests (``tests/explorers/``), ``benchmarks/slider_latency.py`` and
 the browser test (``tests/browser/``) read the registry, and a test fails when a notebook uses an
