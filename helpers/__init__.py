@@ -179,6 +179,10 @@ from .tasks import LetterDigitCopy, Task
 from .training import SHORT_CONTEXT, ShortContext, loss_by_position, train, train_many
 
 
+# Read (not imported) by every lesson's setup cell to tell this package from any other named `helpers`.
+__course__ = "pe-course-helpers"
+
+
 def _public_names() -> list[str]:
     return sorted(name for name, value in globals().items() if not name.startswith("_")
                   and not isinstance(value, _ModuleType))

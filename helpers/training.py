@@ -15,7 +15,11 @@ import torch.nn.functional as F
 from torch import nn
 
 from ._checks import check_finite, check_int
+from .compat import require
 from .tasks import LetterDigitCopy, Task
+
+# AdamW(fused=True) on the CPU, which every training run here uses, arrived in torch 2.4.
+require("torch", "2.4", why="AdamW's fused CPU kernel")
 
 
 def _in_notebook_kernel() -> bool:

@@ -1,10 +1,11 @@
-"""The Colab setup cell: generated from one place, identical in every notebook, and really
-installs the helpers package when run in (a simulation of) Colab.
+"""The setup cell: generated from one place, identical in every notebook, and really installs the
+course's helpers, at the release the notebook was made with, wherever they are missing.
 
-The simulation: a stand-in ``google.colab`` module on the path, a fresh virtual environment
-that sees the installed libraries (torch, numpy, pip, … as Colab has them) but not the
-course's ``helpers``, and ``PE_COURSE_REPO`` pointing at a ``git clone`` of this repository
-(its committed HEAD), so the cell's ``pip install git+…`` really runs.
+The simulation of a hosted runtime (Colab, Kaggle, VS Code without the repository): a fresh virtual
+environment that sees the installed libraries (torch, numpy, pip, … as such a runtime has them) but
+not the course's ``helpers``, and ``PE_COURSE_REPO`` pointing at a ``git clone`` of this repository
+(its committed HEAD, tagged as the release the cell names, with a newer commit on top), so the
+cell's ``pip install git+…@<tag>`` really runs.
 """
 
 import os
@@ -23,6 +24,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 import setup_cell  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+# A checkout owned by another user (a CI container running as root over the runner's workspace) is
+# one git would refuse: these tests read this repository whoever owns it.
+GIT = ["git", "-c", f"safe.directory={ROOT}", "-c", f"safe.directory={ROOT}/.git"]
 CHECK = textwrap.dedent(
     """
     import importlib, importlib.util, json, sys
@@ -59,7 +63,7 @@ def test_notebook_setup_cell_is_the_generated_one(path):
 def test_repository_url_lives_in_exactly_one_place():
     """Outside pyproject.toml the URL appears only inside generated setup cells."""
     url = setup_cell.repository_url()
-    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+    files = subprocess.run([*GIT, "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.split()
     generated = setup_cell.setup_cell_source()
     places = []
@@ -79,40 +83,38 @@ def test_repository_url_lives_in_exactly_one_place():
     assert places == ["pyproject.toml"]
 
 
-def fake_colab(tmp_path: Path) -> Path:
-    stub = tmp_path / "colab-stub"
-    (stub / "google" / "colab").mkdir(parents=True)
-    (stub / "google" / "__init__.py").write_text("")
-    (stub / "google" / "colab" / "__init__.py").write_text('"""Stand-in for Colab\'s google.colab module."""\n')
-    return stub
-
-
 def fresh_env(tmp_path: Path) -> Path:
     """A virtual environment without helpers that sees this interpreter's installed libraries
     as plain path entries (so an editable install of helpers there stays invisible)."""
-    env = tmp_path / "colab-env"
+    env = tmp_path / "hosted-env"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
     python = env / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
     libs = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    (Path(site) / "colab_preinstalled.pth").write_text("\n".join(sorted(libs)) + "\n")
+    (env_site(python) / "preinstalled.pth").write_text("\n".join(sorted(libs)) + "\n")
     return python
 
 
-def run_cell(python: Path, tmp_path: Path, *, colab: bool, repo: str, extra_path: list[Path] = ()) -> dict:
+def env_site(python: Path) -> Path:
+    return Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+
+
+def run_cell(python: Path, tmp_path: Path, *, repo: str, extra_path: list[Path] = (),
+             expect_ok: bool = True) -> dict | subprocess.CompletedProcess:
     cell = tmp_path / "setup_cell.py"
     cell.write_text(setup_cell.setup_cell_source())
     check = tmp_path / "check.py"
-    check.write_text(("import google.colab\n" if colab else "") + CHECK)
+    check.write_text(CHECK)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_TARGET", "VIRTUAL_ENV"))}
     env["PE_COURSE_REPO"] = repo
-    env["PYTHONPATH"] = os.pathsep.join(str(p) for p in [fake_colab(tmp_path), *extra_path])
+    env["PYTHONPATH"] = os.pathsep.join(str(p) for p in extra_path)
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     work = tmp_path / "work"  # not the repository: `helpers` must not be importable from the cwd
     work.mkdir(exist_ok=True)
     proc = subprocess.run([str(python), str(check), str(cell)], cwd=work, env=env, capture_output=True, text=True,
                           timeout=600)
+    if not expect_ok:
+        return proc
     assert proc.returncode == 0, proc.stdout + proc.stderr
     import json
 
@@ -121,32 +123,70 @@ def run_cell(python: Path, tmp_path: Path, *, colab: bool, repo: str, extra_path
 
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory) -> Path:
+    """A clone of this repository whose release tag is its HEAD, with one newer commit on top, so an
+    install that follows the branch instead of the tag is caught."""
     dest = tmp_path_factory.mktemp("repo") / "positional-encoding-course"
-    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(dest)], check=True)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(dest)]
+    subprocess.run([*GIT, "clone", "--quiet", str(ROOT), str(dest)], check=True)
+    subprocess.run([*git, "tag", setup_cell.release_tag()], check=True)
+    (dest / "helpers" / "_newer_than_the_release.py").write_text("")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "--quiet", "-m", "after the release"], check=True)
     assert (dest / "pyproject.toml").is_file() and (dest / "helpers" / "__init__.py").is_file()
     return dest
 
 
-def test_in_colab_the_cell_installs_helpers_from_the_repository(tmp_path, clone):
+def installed_files(python: Path) -> set[str]:
+    return {p.name for p in (env_site(python) / "helpers").glob("*.py")}
+
+
+def test_without_the_course_the_cell_installs_its_release(tmp_path, clone):
     python = fresh_env(tmp_path)
-    result = run_cell(python, tmp_path, colab=True, repo=clone.as_uri())
+    result = run_cell(python, tmp_path, repo=clone.as_uri())
     assert result["before"] is False, "helpers was importable before the cell ran: not a real install test"
     assert result["after"] is not None, "the setup cell ran but helpers is still not importable"
-    assert str(tmp_path / "colab-env") in result["after"]  # installed into the (fake) Colab environment
+    assert str(tmp_path / "hosted-env") in result["after"]  # installed into the hosted runtime's environment
+    assert result["sinusoidal_shape"] == [4, 8]
+    files = installed_files(python)
+    assert "__init__.py" in files and "_newer_than_the_release.py" not in files, "installed the branch, not the tag"
+
+
+def test_with_the_course_present_the_cell_does_nothing(tmp_path):
+    python = fresh_env(tmp_path)
+    # an unreachable repository: any install attempt would fail the cell (check=True)
+    result = run_cell(python, tmp_path, repo=(tmp_path / "no-such-repo").as_uri(), extra_path=[ROOT])
+    assert result["before"] is True and result["after"] == str(ROOT / "helpers" / "__init__.py")
+
+
+def test_another_package_named_helpers_is_replaced_by_the_courses(tmp_path, clone):
+    python = fresh_env(tmp_path)
+    stranger = env_site(python) / "helpers"
+    stranger.mkdir()
+    (stranger / "__init__.py").write_text('"""Another course\'s helpers."""\n')
+    result = run_cell(python, tmp_path, repo=clone.as_uri())
+    assert result["before"] is True and result["after"] == str(stranger / "__init__.py")
+    assert "pe-course-helpers" in (stranger / "__init__.py").read_text()
     assert result["sinusoidal_shape"] == [4, 8]
 
 
-def test_outside_colab_the_cell_does_nothing(tmp_path):
+def test_a_helpers_file_that_hides_the_course_gets_a_clear_message(tmp_path, clone):
     python = fresh_env(tmp_path)
-    # an unreachable repository: any install attempt would fail the cell (check=True)
-    result = run_cell(python, tmp_path, colab=False, repo=(tmp_path / "no-such-repo").as_uri())
-    assert result == {"before": False, "after": None}
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "helpers.py").write_text("# a learner's own helpers.py\n")
+    proc = run_cell(python, tmp_path, repo=clone.as_uri(), extra_path=[shadow], expect_ok=False)
+    assert proc.returncode != 0
+    assert "Another module named helpers" in proc.stderr and str(shadow / "helpers.py") in proc.stderr
 
 
-def test_in_colab_with_helpers_present_the_cell_does_nothing(tmp_path):
-    python = fresh_env(tmp_path)
-    result = run_cell(python, tmp_path, colab=True, repo=(tmp_path / "no-such-repo").as_uri(), extra_path=[ROOT])
-    assert result["before"] is True and result["after"] == str(ROOT / "helpers" / "__init__.py")
+def test_the_cell_names_the_release_of_pyproject():
+    source = setup_cell.setup_cell_source()
+    assert f"@{setup_cell.release_tag()}" in source and setup_cell.release_tag() == "v" + setup_cell.course_version()
+    assert "google.colab" not in source  # it works wherever the course is missing, not only in Colab
+
+
+def test_the_cell_tells_the_course_by_the_marker_in_its_init():
+    assert '__course__ = "pe-course-helpers"' in (ROOT / "helpers" / "__init__.py").read_text()
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
@@ -182,3 +222,11 @@ def test_readme_has_a_colab_badge_per_lesson_and_a_binder_badge():
         assert row is not None, f"README's lesson table has no row for {path.name}"
         assert setup_cell.colab_badge(path.name) in row, \
             f"README's row for {path.name} lacks its badge; see `python tools/setup_cell.py --badges notebooks/*.ipynb`"
+
+
+def test_check_remote_finds_the_tag_and_names_what_is_missing(tmp_path, clone):
+    assert setup_cell.check_remote(clone.as_uri()) is None
+    missing_tag = setup_cell.check_remote(clone.as_uri(), tag="v999.0.0")
+    assert "has no tag v999.0.0" in missing_tag
+    nowhere = setup_cell.check_remote((tmp_path / "no-such-repo").as_uri())
+    assert "does not answer" in nowhere

@@ -1,13 +1,17 @@
 """Re-execute notebooks in place from a fresh kernel, storing outputs and widget state.
 
     python tools/run_notebooks.py notebooks/*.ipynb
+    python tools/run_notebooks.py --output-dir DIR --allow-errors --timeout 120 notebooks/*.ipynb
 
 Prints each notebook's execution time. Runs with the notebook's folder as working directory.
+With ``--output-dir`` the executed copies go there and the notebooks stay as they are; with
+``--allow-errors`` a failing cell is recorded and execution goes on; ``--timeout`` bounds each
+cell (seconds), so a stalled kernel cannot hold a CI job to its limit.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from pathlib import Path
 from queue import Empty
@@ -48,30 +52,45 @@ class Client(NotebookClient):
         return kc
 
 
-def run(path: Path) -> float:
+def run(path: Path, output_dir: Path | None = None, allow_errors: bool = False, timeout: int = 600) -> float:
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = KERNELSPEC
     client = Client(
         nb,
-        timeout=600,
+        timeout=timeout,
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
         store_widget_state=True,
+        allow_errors=allow_errors,
     )
     start = time.perf_counter()
-    client.execute()
+    try:
+        client.execute()
+    except Exception:
+        if output_dir is not None:  # a copy for inspection is kept however far it got
+            _write(nb, output_dir / path.name)
+        raise
     elapsed = time.perf_counter() - start
-    nbformat.write(nb, path)
+    _write(nb, path if output_dir is None else output_dir / path.name)
     return elapsed
 
 
-def main(paths: list[str]) -> None:
-    if not paths:
-        sys.exit("usage: run_notebooks.py NOTEBOOK.ipynb ...")
-    for p in paths:
-        elapsed = run(Path(p))
+def _write(nb, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, target)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="+", type=Path)
+    parser.add_argument("--output-dir", type=Path, help="write executed copies here instead of in place")
+    parser.add_argument("--allow-errors", action="store_true", help="record failing cells and go on")
+    parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
+    args = parser.parse_args(argv)
+    for p in args.notebooks:
+        elapsed = run(p, args.output_dir, args.allow_errors, args.timeout)
         print(f"{p}: executed in {elapsed:.1f} s")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -4,18 +4,18 @@ in the title cell. The README's lesson table and its Binder badge use the same f
 
     python tools/setup_cell.py --stamp notebooks/*.ipynb   # rewrite each notebook's setup cell and badge
     python tools/setup_cell.py --badges notebooks/*.ipynb  # print the README's badges
+    python tools/setup_cell.py --check-remote              # the repository answers and has the release tag
 """
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
-import nbformat
-
 ROOT = Path(__file__).resolve().parent.parent
-MARKER = "# Setup: in Colab"
+MARKER = "# Setup: wherever"
 BRANCH = "main"
 COLAB_BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
 BINDER_BADGE = "https://mybinder.org/badge_logo.svg"
@@ -26,16 +26,67 @@ def repository_url() -> str:
         return tomllib.load(f)["project"]["urls"]["Repository"]
 
 
-def setup_cell_source(url: str | None = None) -> str:
+def course_version() -> str:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["project"]["version"]
+
+
+def release_tag(version: str | None = None) -> str:
+    """The git tag the setup cell installs from: ``v`` + the package version."""
+    return f"v{version or course_version()}"
+
+
+def setup_cell_source(url: str | None = None, version: str | None = None) -> str:
+    """The first code cell of every lesson.
+
+    Wherever the course's ``helpers`` is not the one Python would import (Colab, Kaggle, VS Code,
+    a saved copy of the notebook), it installs the course's package at the release the notebook
+    was made with, with what it needs that the runtime lacks. The package is told apart from any
+    other module named ``helpers`` by reading the ``__course__`` line of its ``__init__.py``
+    (importing a stranger's module could run anything).
+    """
     url = url or repository_url()
+    tag = release_tag(version)
     return (
-        f"{MARKER}, install the course's helpers package (Colab already has torch, matplotlib\n"
-        "# and ipywidgets, so nothing else is installed). Elsewhere this cell does nothing.\n"
+        f"{MARKER} the course's helpers are missing (Colab, Kaggle, VS Code, a saved copy), install them\n"
+        f"# at the release this notebook was made with ({tag}). Where they are installed, this cell does nothing.\n"
         "import importlib.util, os, subprocess, sys\n"
-        'if "google.colab" in sys.modules and importlib.util.find_spec("helpers") is None:\n'
+        "\n"
+        "def course_helpers_found():\n"
+        '    spec = importlib.util.find_spec("helpers")\n'
+        "    return spec is not None and spec.origin is not None and os.path.isfile(spec.origin) \\\n"
+        '        and \'__course__ = "pe-course-helpers"\' in open(spec.origin, encoding="utf-8").read()\n'
+        "\n"
+        "if not course_helpers_found():\n"
         f'    url = os.environ.get("PE_COURSE_REPO", "{url}")\n'
-        '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", f"git+{url}"], check=True)'
+        f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", f"git+{{url}}@{tag}"], check=True)\n'
+        "    importlib.invalidate_caches()\n"
+        "    if not course_helpers_found():\n"
+        '        hiding = importlib.util.find_spec("helpers").origin\n'
+        '        raise ImportError(f"Another module named helpers ({hiding}) hides the course\'s; "\n'
+        '                          "rename it, or open the notebook from another folder.")'
     )
+
+
+def check_remote(url: str | None = None, tag: str | None = None) -> str | None:
+    """None if the repository answers and holds the release tag the setup cells install; else what is wrong.
+
+    Every badge and setup cell depends on it: a renamed repository or an untagged release breaks
+    every lesson opened from a badge, silently, until someone runs this.
+    """
+    url = url or repository_url()
+    tag = tag or release_tag()
+    env = {"GIT_TERMINAL_PROMPT": "0"}  # a missing repository must fail, not ask for a password
+    try:
+        done = subprocess.run(["git", "ls-remote", "--tags", url, f"refs/tags/{tag}"], capture_output=True, text=True,
+                              timeout=60, env=env)
+    except subprocess.TimeoutExpired:
+        return f"{url} did not answer within 60 s"
+    if done.returncode != 0:
+        return f"{url} does not answer as a git repository: {done.stderr.strip()[-300:]}"
+    if f"refs/tags/{tag}" not in done.stdout:
+        return f"{url} has no tag {tag}: tag the release the setup cells install (git tag {tag} && git push --tags)"
+    return None
 
 
 def _github_path(url: str) -> str:
@@ -79,6 +130,8 @@ def setup_cell_index(nb) -> int | None:
 
 def stamp(path: Path) -> bool:
     """Write the current setup cell and Colab badge into ``path``; True if the notebook changed."""
+    import nbformat  # only stamping needs it; --check-remote runs on a bare Python
+
     nb = nbformat.read(path, as_version=4)
     i = setup_cell_index(nb)
     if i is None:
@@ -99,6 +152,10 @@ if __name__ == "__main__":
         print(binder_badge())
         for p in sys.argv[2:]:
             print(f"{Path(p).name}: {colab_badge(Path(p).name)}")
+    elif sys.argv[1:2] == ["--check-remote"]:
+        problem = check_remote()
+        print(problem or f"{repository_url()} answers and has {release_tag()}")
+        sys.exit(1 if problem else 0)
     elif sys.argv[1:2] != ["--stamp"]:
         print(setup_cell_source())
     else:

@@ -8,10 +8,15 @@ registry of the lessons' explorers.
     registry.py    register, REGISTRY: every explorer, for tests, benchmark and browser test
 """
 
-from .controls import Choice, IntRange, LogRange
-from .figure import LiveFigure, one_thread, uses_interactive_backend
-from .png import encode_png, render_png
-from .registry import REGISTRY, Explorer, register
+from ..compat import require
+
+# Artist.get_figure(root=True), which the blitting of LiveFigure relies on, is Matplotlib 3.10's.
+require("matplotlib", "3.10", why="the sliders' figures use Artist.get_figure(root=True)")
+
+from .controls import Choice, IntRange, LogRange  # noqa: E402
+from .figure import LiveFigure, one_thread, uses_interactive_backend  # noqa: E402
+from .png import encode_png, render_png  # noqa: E402
+from .registry import REGISTRY, Explorer, register  # noqa: E402
 
 __all__ = ["REGISTRY", "Choice", "Explorer", "IntRange", "LiveFigure", "LogRange", "encode_png", "one_thread",
            "register", "render_png", "uses_interactive_backend"]

@@ -27,8 +27,15 @@ import re
 import matplotlib
 import numpy as np
 from matplotlib import ft2font
-from matplotlib.backends.backend_agg import RendererAgg, get_hinting_flag
-from matplotlib.font_manager import fontManager, get_font
+from matplotlib.backends.backend_agg import RendererAgg
+
+# Private or semi-private names: a Matplotlib that renames one only switches the cache off
+# (``supported()`` is then False); it must never break importing the explorers.
+try:
+    from matplotlib.backends.backend_agg import get_hinting_flag
+    from matplotlib.font_manager import fontManager, get_font
+except ImportError:  # pragma: no cover - exercised by tests/live/test_text_cache.py with a name removed
+    get_hinting_flag = fontManager = get_font = None
 
 CHECKED_VERSIONS = ((3, 10), (3, 11))
 
@@ -40,6 +47,8 @@ def _version(text: str) -> tuple[int, int]:
 
 def _has_apis(version: tuple[int, int]) -> bool:
     """Whether the private APIs the cache of that Matplotlib version relies on exist here."""
+    if get_hinting_flag is None or fontManager is None or not hasattr(fontManager, "_find_fonts_by_props"):
+        return False
     if not hasattr(RendererAgg, "_prepare_font"):
         return False
     if version >= (3, 11):

@@ -106,3 +106,36 @@ def test_font_height_metrics_give_the_stock_text_extents(dpi):
     for text in texts:
         assert text.get_window_extent(cached).bounds == text.get_window_extent(stock).bounds
     plt.close(fig)
+
+
+REMOVE_AND_IMPORT = """
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.backends.backend_agg as backend_agg
+import matplotlib.font_manager as font_manager
+# Matplotlib itself still uses the name, so it is hidden only while the course's modules import.
+saved = getattr({module}, "{name}")
+delattr({module}, "{name}")
+from helpers import explorers
+from helpers.live import text_cache, LiveFigure
+setattr({module}, "{name}", saved)
+import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.set_title("drawn by the stock renderer")
+renderer = fig.canvas.get_renderer()
+assert not text_cache.supported() and not text_cache.use_text_cache(renderer)
+fig.canvas.draw()
+print("explorers imported; cache off")
+"""
+
+
+@pytest.mark.parametrize("module, name", [("backend_agg", "get_hinting_flag"), ("font_manager", "get_font")])
+def test_a_missing_private_name_only_turns_the_cache_off(module, name):
+    """A future Matplotlib that renames a private name the cache uses must not break the explorers."""
+    import subprocess
+    import sys
+
+    code = REMOVE_AND_IMPORT.format(module=module, name=name)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "explorers imported; cache off" in done.stdout
