@@ -2,23 +2,40 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+COURSE_STAMP := $(VENV)/.course-installed
+TEST_STAMP   := $(VENV)/.test-installed
 # Two pytest workers, each running torch's default threads, oversubscribe the cores; passive OpenMP
 # waiting keeps them fast there and changes no numerics. Alone on the machine, it would slow them.
 PARALLEL := OMP_WAIT_POLICY=PASSIVE
 NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 
-.PHONY: setup lab test test-unit test-notebooks notebooks notebook lint bench clean \
+# On Linux, PyPI's torch wheel is the CUDA build (about 2.6 GB of downloads with its NVIDIA libraries);
+# PyTorch's own CPU index serves the CPU build (about 190 MB). Elsewhere PyPI's wheel is already the CPU
+# one. Where that index cannot be reached, pip falls back to the indexes it is configured with.
+TORCH_PIN   := $(shell grep -m1 '^torch==' requirements.txt)
+TORCH_INDEX ?= $(if $(filter Linux,$(shell uname -s)),https://download.pytorch.org/whl/cpu,)
+
+.PHONY: setup setup-test lab test test-unit test-notebooks test-portable notebooks notebook lint bench clean \
 	setup-colab test-colab test-browser bench-sliders
 
-$(STAMP): requirements.txt requirements-test.txt pyproject.toml
+# What a learner needs: the course's pins and the helpers package, nothing for testing.
+$(COURSE_STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt -r requirements-test.txt
+	$(if $(TORCH_INDEX),$(PY) -m pip install --quiet --no-deps --retries 0 --timeout 15 "$(TORCH_PIN)" \
+		--index-url $(TORCH_INDEX) || echo "the CPU index did not answer: torch comes from the default index")
+	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -e .
-	touch $(STAMP)
+	touch $(COURSE_STAMP)
 
-setup: $(STAMP)
+# What the tests add: the harness, nbval, the browser driver, the oracles, the linters.
+$(TEST_STAMP): $(COURSE_STAMP) requirements-test.txt
+	$(PY) -m pip install --quiet -r requirements-test.txt
+	touch $(TEST_STAMP)
+
+setup: $(COURSE_STAMP)
+
+setup-test: $(TEST_STAMP)
 
 # A second, Colab-like environment: Colab's ipywidgets 7.7 / IPython 7.34 / ipykernel 6, no ipympl.
 COLAB_VENV  := .venv-colab
@@ -27,6 +44,8 @@ COLAB_STAMP := $(COLAB_VENV)/.installed
 
 $(COLAB_STAMP): requirements-colab.txt pyproject.toml
 	test -x $(COLAB_PY) || $(PYTHON) -m venv $(COLAB_VENV)
+	$(if $(TORCH_INDEX),$(COLAB_PY) -m pip install --quiet --no-deps --retries 0 --timeout 15 "$(TORCH_PIN)" \
+		--index-url $(TORCH_INDEX) || echo "the CPU index did not answer: torch comes from the default index")
 	$(COLAB_PY) -m pip install --quiet -r requirements-colab.txt
 	$(COLAB_PY) -m pip install --quiet --no-deps -e .
 	touch $(COLAB_STAMP)
@@ -39,17 +58,24 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: setup
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
-test: setup lint test-unit test-notebooks test-colab test-browser
+test: setup-test lint test-unit test-notebooks test-portable test-colab test-browser
 
-lint: setup
+lint: setup-test
 	$(PY) -m ruff check .
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 
-test-unit: setup
+test-unit: setup-test
 	$(PARALLEL) $(PY) -m pytest tests -q -n 2 --ignore=tests/browser
 
-test-notebooks: setup
+test-notebooks: setup-test
 	$(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+
+# What nbval compares must be equal on every CPU and thread count. The notebooks are regenerated
+# with this machine's best kernels and torch's default threads; check them with PyTorch's portable
+# kernels (what an older or non-x86 CPU computes) and with one thread.
+test-portable: setup-test
+	ATEN_CPU_CAPABILITY=default $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	OMP_NUM_THREADS=1 $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
 # Every notebook under nbval, and the widget and explorer tests (Matplotlib 3.10's own text
 # cache among them), with Colab's library versions.
@@ -61,7 +87,7 @@ test-colab: setup-colab
 BROWSER_ARTIFACTS := test-artifacts/browser
 NO_BROWSER := !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
 
-test-browser: setup
+test-browser: setup-test
 	@echo "browser test: screenshots in $(BROWSER_ARTIFACTS)/"
 	BROWSER_ARTIFACTS=$(BROWSER_ARTIFACTS) $(PY) -m pytest tests/browser -v -s -rs -p no:cacheprovider
 	@if [ -x "$${CHROMIUM:-/usr/bin/chromium}" ]; then \
@@ -73,18 +99,18 @@ test-browser: setup
 	fi
 
 # Re-execute every notebook in place, storing outputs and widget state.
-notebooks: setup
+notebooks: setup-test
 	$(PY) tools/run_notebooks.py notebooks/*.ipynb
 
 # One notebook: make notebook NB=notebooks/00_order_blindness.ipynb
-notebook: setup
+notebook: setup-test
 	$(PY) tools/run_notebooks.py $(NB)
 
-bench: setup bench-sliders
+bench: setup-test bench-sliders
 	$(PY) benchmarks/rope_speed.py
 	$(PY) benchmarks/train_speed.py
 
-bench-sliders: setup
+bench-sliders: setup-test
 	$(PY) benchmarks/slider_latency.py
 
 clean:

@@ -20,6 +20,7 @@ from .encodings import (
     single_sine,
     sinusoidal,
 )
+from .exercises import EXERCISES, CheckResult, check, hint, solution
 from .learned import LearnedPositionalEmbedding
 from .measure.common import (
     BandMeans,
@@ -74,6 +75,7 @@ from .measure.l06_rope import PairView, decay_bound, relative_decay_bound, rope_
 from .measure.l07_learned_and_relative import (
     AlibiView,
     BiasMemory,
+    Claim,
     SchemeEntry,
     StoredFrequencies,
     StoredTable,
@@ -82,11 +84,15 @@ from .measure.l07_learned_and_relative import (
     alibi_view,
     bias_memory,
     cosine_similarity,
+    entropy_by_position,
     offset_spread,
+    position_kind,
     position_storage,
     scheme_map,
+    scheme_scores,
     similarity_by_offset,
     t5_bucket_view,
+    table_claims,
     train_position_table,
 )
 from .measure.l08_train_short_test_long import (
@@ -105,12 +111,14 @@ from .measure.l08_train_short_test_long import (
     position_probe,
     probe_claims,
     readable_length,
+    short_context_claims,
     table_column,
     toy_lengths,
     train_models,
 )
 from .measure.l09_stretching_rope import (
     MODEL_SHAPES,
+    STRETCH_MARGIN,
     STRETCHES,
     FieldLosses,
     FineTuning,
@@ -126,6 +134,7 @@ from .measure.l09_stretching_rope import (
     pair_picture,
     shape_pictures,
     stretch_claims,
+    stretch_margins,
     stretch_run,
     stretched_frequencies,
     yarn_temperature_effect,
@@ -137,6 +146,7 @@ from .measure.l10_rope_in_practice import (
     precision_view,
     wrap_angle,
 )
+from .measure.l11_the_map import HookEffect, hook_effects, where_position_enters
 from .model import TinyLM, TinyLMConfig
 from .position_scheme import PositionScheme
 from .relative import (
@@ -177,7 +187,6 @@ from .rotary import (
 from .schemes import SCHEMES, scheme
 from .tasks import LetterDigitCopy, Task
 from .training import SHORT_CONTEXT, ShortContext, loss_by_position, train, train_many
-
 
 # Read (not imported) by every lesson's setup cell to tell this package from any other named `helpers`.
 __course__ = "pe-course-helpers"

@@ -15,9 +15,12 @@ from ._checks import check_int, check_integer_tensor
 def alibi_slopes(n_heads: int) -> torch.Tensor:
     """ALiBi head slopes (Press et al. 2021): a (n_heads,) float32 tensor.
 
-    For n a power of two the slopes are the geometric sequence 2^(−8h/n), h = 1 … n.
+    For n a power of two the slopes are the geometric sequence 2^(−8h/n), h = 1 … n (the paper).
     Otherwise take those of the largest power of two n0 < n, then the first n − n0 of the
-    odd-indexed slopes of 2·n0 heads (1st, 3rd, 5th, …), which interleave with the first set.
+    odd-indexed slopes of 2·n0 heads (1st, 3rd, 5th, …): not in the paper, whose models all
+    have 2^a heads, but the workaround in the authors' code, which BLOOM and Hugging Face follow.
+    The extra slopes start at 2^(−4/n0), above every slope of the first set, then fall between
+    them.
     """
     n_heads = check_int("n_heads", n_heads, 1)
     n0 = 2 ** int(math.floor(math.log2(n_heads)))
@@ -49,8 +52,9 @@ def t5_bucket(
 ) -> torch.Tensor:
     """T5's bucket index for relative_position = key position − query position (integer tensor).
 
-    Small distances get a bucket each; larger ones share buckets whose width grows
-    logarithmically up to ``max_distance``, beyond which everything lands in the last bucket.
+    Small distances get a bucket each; larger ones share buckets whose edges are log-spaced up
+    to ``max_distance`` (so a bucket's width grows roughly in proportion to its distance, i.e.
+    geometrically with the bucket index); beyond it everything lands in the last bucket.
     With ``bidirectional`` half of the buckets are for keys after the query.
     """
     relative_position = check_integer_tensor("relative_position", relative_position)

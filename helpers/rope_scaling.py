@@ -106,8 +106,9 @@ def _yarn_magnitude(factor: float, mscale: float) -> float:
     return 0.1 * mscale * math.log(factor) + 1.0
 
 
-def _yarn(omega, base, factor, original_max_len, beta_fast, beta_slow, mscale, mscale_all_dim, truncate):
-    d = 2 * omega.numel()
+def _yarn_ramp(d, base, original_max_len, beta_fast, beta_slow, truncate):
+    """YaRN's interpolated share of each pair (0 kept … 1 divided by the factor); it depends on L,
+    base and d only, never on the factor."""
 
     def pair_turning(rotations: float) -> float:
         # Solve L·base^(−2i/d) / 2π = rotations for i.
@@ -120,10 +121,13 @@ def _yarn(omega, base, factor, original_max_len, beta_fast, beta_slow, mscale, m
     first, last = max(first, 0), min(last, d - 1)
     i = torch.arange(d // 2, dtype=torch.float64)
     if last > first:
-        interpolated_share = ((i - first) / (last - first)).clamp(0.0, 1.0)
-    else:  # a ramp of zero width: a step just after the first pair
-        interpolated_share = (i > first).to(torch.float64)
-    inv_freq = omega * (1.0 - interpolated_share) + (omega / factor) * interpolated_share
+        return ((i - first) / (last - first)).clamp(0.0, 1.0)
+    return (i > first).to(torch.float64)  # a ramp of zero width: a step just after the first pair
+
+
+def _yarn(omega, base, factor, original_max_len, beta_fast, beta_slow, mscale, mscale_all_dim, truncate):
+    share = _yarn_ramp(2 * omega.numel(), base, original_max_len, beta_fast, beta_slow, truncate)
+    inv_freq = omega * (1.0 - share) + (omega / factor) * share
 
     if mscale is None:
         attention_scale = _yarn_magnitude(factor, 1.0)

@@ -273,9 +273,12 @@ class ShortContext:
     """The "train short, test long" experiment of lessons 08 and 09, in one place: every scheme is
     trained on the same task at ``length`` tokens with the same budget, then evaluated by position
     up to ``eval_length``. ``scheme_options`` gives the per-scheme settings that depend on the
-    lengths (the learned table has a row for every evaluated position; T5's last bucket starts at
-    the training length). The models have ``n_layers`` layers (one: the position scheme alone
-    decides where the single attention layer looks) and TinyLM's other defaults."""
+    lengths: the learned table has a row for every evaluated position, and T5's ``max_distance``
+    is the training length (T5 itself uses 128), so with its 32 one-directional buckets the last
+    bucket starts at offset 59 (``helpers.t5_bucket``): offsets 59 … L − 1 train it, and every
+    longer offset shares it, a setting that favours T5 past L. The models have ``n_layers``
+    layers (one: the position scheme alone decides where the single attention layer looks) and
+    TinyLM's other defaults."""
 
     length: int = 64
     eval_length: int = 256

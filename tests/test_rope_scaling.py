@@ -136,6 +136,19 @@ def test_ntk_is_a_larger_base(head_dim, base, factor):
     assert math.isclose(slowest / inv_freq[-1].item(), factor, rel_tol=1e-12)
 
 
+@pytest.mark.oracle
+def test_dynamic_configured_with_factor_four_divides_by_thirteen_at_four_l():
+    # What {"rope_type": "dynamic", "factor": 4} gives at n = 4L (lesson 09): the slowest pair divided by
+    # 4·4 − 3 = 13, not 4; with factor 1 it is divided by n/L = 4.
+    omega = H.frequencies(128, 10000.0, torch.float64)
+    for factor, slowest in ((4.0, 13.0), (1.0, 4.0)):
+        ours = H.scaled_frequencies(128, 10000.0, "dynamic", factor, 4096, seq_len=4 * 4096)
+        theirs = hf_frequencies("dynamic", 128, 10000.0, 4096, seq_len=4 * 4096, factor=factor)
+        assert_matches_hf(ours, theirs)
+        assert (omega[-1] / theirs[0][-1]).item() == pytest.approx(slowest, rel=1e-5)
+        assert (omega[-1] / ours[0][-1]).item() == pytest.approx(slowest, rel=1e-12)
+
+
 @pytest.mark.parametrize("factor,seq_len", [(2.0, 3000), (1.0, 4096), (4.0, 1500), (8.0, 20000)])
 def test_dynamic_is_ntk_at_the_current_stretch(factor, seq_len):
     head_dim, base, original = 64, 10000.0, 1024

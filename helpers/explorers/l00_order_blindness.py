@@ -7,6 +7,7 @@ import itertools
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
+from matplotlib.patches import Rectangle
 
 from ..encodings import sinusoidal
 from ..live import Choice, LiveFigure, register
@@ -26,7 +27,8 @@ def _example() -> dict:
 def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
     """Attention maps of the tokens in the chosen order, without and with a position signal, and
     how far the mean-pooled output moves from the original order's (numbers from
-    :func:`helpers.measure.l00_order_blindness.order_snapshot`).
+    :func:`helpers.measure.l00_order_blindness.order_snapshot`). Each map prints its weights in
+    its cells and outlines the row of the first token, ``tokens[0]``, wherever the order puts it.
 
     mha: batch-first nn.MultiheadAttention; x: (length, d) token embeddings in the original
     order; tokens: their words; position: (length, d) position signal added per slot.
@@ -41,6 +43,10 @@ def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
     blank = np.zeros((n, n))
     ims = [attention_map(axes[0], blank, tokens, "no position signal"),
            attention_map(axes[1], blank, tokens, "with a position signal")]
+    numbers = [[ax.text(j, i, "", ha="center", va="center", fontsize=9) for i in range(n) for j in range(n)]
+               for ax in axes[:2]]
+    outlines = [ax.add_patch(Rectangle((-0.5, -0.5), n, 1, fill=False, edgecolor="tab:red", linewidth=2))
+                for ax in axes[:2]]
     bars = axes[2].bar(["no position", "with position"], [0.0, 0.0], color=["tab:gray", "tab:blue"])
     axes[2].set_ylim(0, 1.15 * largest + 1e-6)
     axes[2].set_title("|pooled − pooled(original)|")
@@ -49,11 +55,17 @@ def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
     def update(order):
         s = snapshots[order]
         names = [tokens[i] for i in order]
-        for im, weights, bar, moved in zip(ims, (s.weights_plain, s.weights_with_position), bars,
-                                           (s.moved_plain, s.moved_with_position), strict=True):
+        first = list(order).index(0)  # the row of tokens[0]
+        for im, texts, outline, weights, bar, moved in zip(
+                ims, numbers, outlines, (s.weights_plain, s.weights_with_position), bars,
+                (s.moved_plain, s.moved_with_position), strict=True):
             im.set_data(weights.numpy())
             im.axes.set_xticks(range(n), names, rotation=45)
             im.axes.set_yticks(range(n), names)
+            for text, w in zip(texts, weights.flatten().tolist(), strict=True):
+                text.set_text(f"{w:.2f}")
+                text.set_color("white" if w < 0.5 else "black")
+            outline.set_y(first - 0.5)
             bar.set_height(moved)
 
     # the order relabels both maps' ticks, so they are redrawn whole; the bar panel's axes stay

@@ -15,9 +15,12 @@ FACTOR = Choice("factor", [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 
                 width="360px")
 METHOD = Choice("method", list(SCALING_METHODS))
 SHAPE = Choice("model", [(shape.name, i) for i, shape in enumerate(MODEL_SHAPES)], width="380px")
-# "dynamic" at n = factor·L is "ntk" at that factor, so it shares ntk's thin line.
-METHOD_LINES = {"linear": ("tab:blue", "linear"), "ntk": ("tab:purple", "ntk (= dynamic at n)"),
-                "yarn": ("tab:red", "yarn"), "llama3": ("tab:olive", "llama3")}
+# "dynamic" is configured with the factor and shown at n = factor·L, where it divides its slowest pair by
+# factor² − factor + 1 (13 at factor 4), not by the factor.
+METHOD_LINES = {"linear": ("tab:blue", "linear"), "ntk": ("tab:purple", "ntk"),
+                "dynamic": ("tab:brown", "dynamic at n = factor·L"), "yarn": ("tab:red", "yarn"),
+                "llama3": ("tab:olive", "llama3")}
+Y_TICKS = [1, 2, 4, 8, 16, 32, 64, 128]
 KIND_LABELS = {"extrapolated": ("tab:green", "extrapolated (s = 1)"), "blended": ("tab:orange", "blended"),
                "interpolated": ("tab:blue", "interpolated (s = factor)")}
 
@@ -28,8 +31,9 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
     relative to the training length L (both on log axes), for one of three model shapes.
 
     Every method is drawn as a thin line; the chosen one is drawn with its pairs marked as kept
-    (extrapolated, s = 1), blended, or fully interpolated (s = factor). "dynamic" is shown at the
-    length n = factor·L it is asked to reach (configured factor 1). Controls: the method, the
+    (extrapolated, s = 1), blended, or fully interpolated (s = factor). "dynamic" is configured with
+    the factor and shown at the length n = factor·L it is asked to reach, where its slowest pair is
+    divided by factor² − factor + 1. Controls: the method, the
     factor (1 … 64) and the model shape (``MODEL_SHAPES``). Numbers from
     :func:`helpers.measure.l09_stretching_rope.shape_pictures`.
     """
@@ -41,7 +45,7 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
     ax.set_yscale("log")
     # fixed ticks, no minor ones: fewer labels to lay out on every step
     ax.xaxis.set_major_locator(FixedLocator([1e-3, 1e-2, 1e-1, 1.0, 1e1, 1e2, 1e3]))
-    ax.yaxis.set_major_locator(FixedLocator([1, 2, 4, 8, 16, 32, 64]))
+    ax.yaxis.set_major_locator(FixedLocator(Y_TICKS))
     ax.yaxis.set_major_formatter("{x:g}")
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_minor_locator(NullLocator())
@@ -52,7 +56,9 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
     kind_points = {k: ax.plot([], [], "o", color=c, markersize=6, linestyle="none", label=label, zorder=3)[0]
                    for k, (c, label) in KIND_LABELS.items()}
     (chosen,) = ax.plot([], [], color="black", linewidth=2.2, label="the chosen method", zorder=2)
-    ax.set_ylim(0.8, max(FACTOR.values) * 1.25)  # fixed: the chosen method's curve rises with the factor
+    # fixed, so that moving the factor redraws only the curves; dynamic's slowest pairs leave the top from
+    # factor 12 on (its scale there is factor² − factor + 1; the heading gives it)
+    ax.set_ylim(0.8, 2 * max(FACTOR.values) * 1.1)
     ax.set_xlabel("original wavelength of the pair ÷ training length L  (fast pairs on the left)")
     ax.set_ylabel("scale s = ω / ω′")
     fig.legend(handles=[chosen, *kind_points.values(), *method_lines.values()], loc="upper right", fontsize=8,
@@ -63,7 +69,7 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
     def update(method, factor, model):
         shape = MODEL_SHAPES[model]
         pictures = shape_pictures(shape, factor)
-        for m, line in method_lines.items():  # the thin lines: every method but dynamic
+        for m, line in method_lines.items():  # the thin lines: every method
             line.set_data(pictures[m].relative_wavelength.numpy(), pictures[m].scale.numpy())
         picture = pictures[method]
         x, s = picture.relative_wavelength.numpy(), picture.scale.numpy()

@@ -11,6 +11,7 @@ has offset −δ.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -72,6 +73,7 @@ class TableRun:
     initial: torch.Tensor  # (max_len, d_model) the table before training
     loss: torch.Tensor  # (max_len,) float64 mean next-token loss at each position
     floor: torch.Tensor  # (max_len,) float64 the task's exact least loss at each position
+    entropy: torch.Tensor  # (max_len,) float64 mean entropy of the predicted distribution (nats)
 
     @property
     def table(self) -> torch.Tensor:
@@ -141,7 +143,69 @@ def train_position_table(
     train(model, task, steps=steps, length=length, lr=lr, seed=seed, progress=progress,
           description=f"{scheme_name} table", threads=threads)
     loss = loss_by_position(model, task, length=max_len, batches=eval_batches)
-    return TableRun(scheme_name, model, length, max_len, initial, loss, task.floor_by_position(max_len))
+    entropy = entropy_by_position(model, task, length=max_len, batches=eval_batches)
+    return TableRun(scheme_name, model, length, max_len, initial, loss, task.floor_by_position(max_len), entropy)
+
+
+def entropy_by_position(model: nn.Module, task: Task, *, length: int, batches: int = 8, batch: int = 32,
+                        seed: int = 1) -> torch.Tensor:
+    """Mean entropy (nats) of the model's predicted next-token distribution at each position:
+    (length,) float64, on the same evaluation sequences as ``loss_by_position`` (same seed).
+    ln(vocabulary) means a uniform guess; a value near 0 means the model puts almost all its
+    probability on one token (confident, whether right or wrong)."""
+    length, batches = check_int("length", length, 1), check_int("batches", batches, 1)
+    batch, seed = check_int("batch", batch, 1), check_int("seed", seed, 0)
+    generator = torch.Generator().manual_seed(seed)
+    was_training = model.training
+    model.eval()
+    total = torch.zeros(length, dtype=torch.float64)
+    try:
+        with torch.no_grad():
+            for _ in range(batches):
+                inputs, _ = task.sample(batch, length, generator)
+                log_p = torch.log_softmax(model(inputs).double(), dim=-1)
+                total += -(log_p.exp() * log_p).sum(-1).mean(0)
+    finally:
+        model.train(was_training)
+    return total / batches
+
+
+class Claim(NamedTuple):
+    """One claim of lesson 07 about a trained table, and whether this run bears it out."""
+
+    text: str
+    holds: bool
+
+
+def table_claims(run: TableRun, task: Task | None = None) -> list[Claim]:
+    """The claims lesson 07 makes about a learned table trained by ``train_position_table``, each
+    with a margin that holds for seeds 0 … 4 on every CPU kernel tried (benchmarks/l07_seed_spread.py):
+
+    - inside the training length the loss is within 0.05 nats of the task's floor;
+    - the update's rows are most alike at the task's short offset (3), and neighbours' rows are
+      dissimilar (mean cosine similarity of rows 1 apart below −0.05);
+    - every trained row moved by more than 0.5; every row past the training length is untouched;
+    - past the training length the loss is above ln(vocabulary) + 0.5 (worse than a uniform guess)
+      while the predictions' entropy is below ln(vocabulary) − 1 (confident, not uniform).
+    """
+    if not isinstance(run, TableRun) or run.scheme != "learned":
+        raise TypeError("run must be a TableRun of the 'learned' scheme (from train_position_table)")
+    task = LetterDigitCopy() if task is None else task
+    length, uniform = run.length, math.log(task.vocab_size)
+    profile = similarity_by_offset(run.update[:length], min(8, length - 1))
+    change = run.row_change()
+    return [
+        Claim(f"loss within 0.05 nats of the floor at positions 0–{length - 1}", abs(run.excess(0, length)) < 0.05),
+        Claim(f"the update's rows are most alike {task.short} apart", int(profile[1:].argmax()) + 1 == task.short),
+        Claim("neighbouring rows (1 apart) received dissimilar updates (similarity < −0.05)", bool(profile[1] < -0.05)),
+        Claim(f"every row 0–{length - 1} moved by more than 0.5", bool((change[:length] > 0.5).all())),
+        Claim(f"rows {length}–{run.max_len - 1} are exactly their random start",
+              torch.equal(run.table[length:], run.initial[length:])),
+        Claim(f"loss at positions {length}–{run.max_len - 1} above ln {task.vocab_size} + 0.5 (worse than guessing)",
+              bool(run.loss[length:].mean() > uniform + 0.5)),
+        Claim(f"yet the predictions there are confident: entropy below ln {task.vocab_size} − 1",
+              bool(run.entropy[length:].mean() < uniform - 1.0)),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,17 +353,21 @@ class BiasMemory(NamedTuple):
     length: int
     t5_stored: int  # T5: one learned number per bucket and head, whatever the length
     alibi_stored: int  # ALiBi: one fixed slope per head (no parameter)
-    full_bias: int  # the (heads, L, L) bias built for one forward pass (T5 or ALiBi alike)
+    full_bias: int  # the bias as a (heads, L, L) tensor, as T5's must be built for every forward pass
     key_bias: int  # ALiBi in BLOOM's form: (heads, 1, L)
-    scores: int  # the (heads, L, L) attention scores that plain attention forms anyway
 
 
 def bias_memory(n_heads: int, length: int, num_buckets: int = 32) -> BiasMemory:
-    """How many numbers T5 and ALiBi keep, and how many their bias takes per forward pass."""
+    """How many numbers T5 and ALiBi keep, and how many their bias takes when it is built whole.
+
+    A fused attention kernel (FlashAttention, PyTorch's flash and memory-efficient paths) never
+    forms the (heads, L, L) scores, so a bias that has to be passed as a full tensor (T5's, or the
+    course's own models, which hand ``F.scaled_dot_product_attention`` one float mask) costs
+    memory that attention itself would not. ALiBi's bias can instead be computed inside the kernel
+    from its n_heads slopes (FlashAttention's ``alibi_slopes``)."""
     n_heads, length = check_int("n_heads", n_heads, 1), check_int("length", length, 1)
     num_buckets = check_int("num_buckets", num_buckets, 2)
-    square = n_heads * length * length
-    return BiasMemory(length, num_buckets * n_heads, n_heads, square, n_heads * length, square)
+    return BiasMemory(length, num_buckets * n_heads, n_heads, n_heads * length * length, n_heads * length)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -309,28 +377,83 @@ def bias_memory(n_heads: int, length: int, num_buckets: int = 32) -> BiasMemory:
 _HOOKS = {"embed": "added to x", "rotate": "rotates q, k", "bias": "bias on scores"}
 
 
+def scheme_scores(position_scheme: PositionScheme, x: torch.Tensor, w_q: torch.Tensor, w_k: torch.Tensor,
+                  positions: torch.Tensor) -> torch.Tensor:
+    """The attention scores (heads, L, L) that ``helpers.CausalSelfAttention`` forms with a scheme,
+    before the causal mask and the softmax, calling the scheme's three hooks in the model's order.
+
+    x (1, L, d_model) token vectors; w_q, w_k (d_model, d_model) projections; positions (L,).
+    """
+    h = position_scheme.embed(x, positions)  # hook 1: added to x
+    heads, head_dim = position_scheme.n_heads, position_scheme.head_dim
+    q = (h @ w_q).view(1, -1, heads, head_dim).transpose(1, 2)  # (1, heads, L, head_dim)
+    k = (h @ w_k).view(1, -1, heads, head_dim).transpose(1, 2)
+    q, k = position_scheme.rotate(q, k, positions)  # hook 2: rotates q and k
+    scores = (q @ k.transpose(-2, -1))[0] / math.sqrt(head_dim)
+    bias = position_scheme.bias(positions, positions)  # hook 3: a bias on the scores
+    return scores if bias is None else scores + bias
+
+
+def position_kind(position_scheme: PositionScheme, length: int = 12, shift: int = 100, seed: int = 0) -> str:
+    """What attention sees of position with this scheme, decided from the scores it produces.
+
+    Random token vectors and projections (and random values in the scheme's own parameters: T5's
+    and Shaw's tables start at zero) are scored at positions 0 … L−1, at the same positions
+    shifted by ``shift``, and at the positions stretched (0, 2, 4, …). Scores that change under
+    the shift: "absolute". Unchanged under the shift but changed by the stretch, so they depend
+    on the offsets: "relative". Unchanged by both: "none" (attention does not see position).
+    """
+    if not isinstance(position_scheme, PositionScheme):
+        raise TypeError(f"position_scheme must be a helpers scheme, got {type(position_scheme).__name__}")
+    length, shift, seed = check_int("length", length, 2), check_int("shift", shift, 1), check_int("seed", seed, 0)
+    generator = torch.Generator().manual_seed(seed)
+    probe = copy.deepcopy(position_scheme).double()
+    with torch.no_grad():
+        for p in probe.parameters():
+            p.copy_(torch.randn(p.shape, generator=generator, dtype=p.dtype))
+    d = probe.d_model
+    x = torch.randn(1, length, d, generator=generator, dtype=torch.float64)
+    w_q, w_k = torch.randn(2, d, d, generator=generator, dtype=torch.float64) / math.sqrt(d)
+    pos = torch.arange(length)
+
+    def scores(positions):
+        with torch.no_grad():
+            return scheme_scores(probe, x, w_q, w_k, positions)
+
+    base = scores(pos)
+    same_shifted = torch.allclose(scores(pos + shift), base, rtol=1e-6, atol=1e-6)
+    same_stretched = torch.allclose(scores(2 * pos), base, rtol=1e-6, atol=1e-6)
+    if not same_shifted:
+        return "absolute"
+    return "none" if same_stretched else "relative"
+
+
 class SchemeEntry(NamedTuple):
-    """One scheme, described by its object."""
+    """One scheme, described by its object: every column but ``enters`` is computed."""
 
     name: str
     enters: str  # the scheme's own statement of where it enters attention
     hook: str  # where it does enter: the hook it overrides, in the words of ``enters``
-    learned: bool
-    relative: bool
+    learned: bool  # it has trainable parameters
+    relative: bool  # position == "relative"
     parameters: int  # trainable numbers at the size asked for
+    position: str  # "absolute", "relative" or "none": from ``position_kind``, the scores under shifts
 
 
 def scheme_map(n_heads: int = 8, head_dim: int = 64, max_len: int = 1024) -> list[SchemeEntry]:
     """Every scheme of ``helpers.SCHEMES`` built at one size (d_model = n_heads · head_dim, a
     learned table of max_len rows, other options at their defaults), each described by its
-    object: ``describe()`` and the hook it overrides (``embed``, ``rotate`` or ``bias``)."""
+    object. Where it enters: the hook its class overrides (``embed``, ``rotate`` or ``bias``).
+    Learned: whether it has trainable parameters. Absolute, relative or none: ``position_kind``
+    (run on 2 heads of 8: enough to tell, and quick)."""
     n_heads, head_dim = check_int("n_heads", n_heads, 1), check_int("head_dim", head_dim, 1)
     max_len = check_int("max_len", max_len, 1)
     entries = []
     for name in SCHEMES:
         s = scheme(name, n_heads=n_heads, head_dim=head_dim, max_len=max_len)
         overridden = [_HOOKS[h] for h in _HOOKS if getattr(type(s), h) is not getattr(PositionScheme, h)]
-        info = s.describe()
-        entries.append(SchemeEntry(name, info["enters"], overridden[0] if overridden else "nothing",
-                                   info["learned"], info["relative"], info["parameters"]))
+        trainable = sum(p.numel() for p in s.parameters() if p.requires_grad)
+        kind = position_kind(scheme(name, n_heads=2, head_dim=8, max_len=200))
+        entries.append(SchemeEntry(name, s.enters, overridden[0] if overridden else "nothing", trainable > 0,
+                                   kind == "relative", trainable, kind))
     return entries

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import torch
 
-from .._checks import check_base, check_choice, check_even, check_int
+from .._checks import check_base, check_choice, check_even, check_finite, check_int
 from ..encodings import frequencies
 from ..model import TinyLM
 from ..rope_scaling import (
@@ -44,8 +44,7 @@ LLAMA3_PARAMS = {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
 
 def method_parameters(method: str, factor: float, original_max_len: int) -> dict:
     """The extra keywords ``scaled_frequencies`` needs for ``method`` in this lesson: Llama 3.1's
-    ramp ends for "llama3", and for "dynamic" the length n = factor·L it is asked to reach, with
-    a configured factor of 1 (so its effective factor at n is exactly n / L = factor)."""
+    ramp ends for "llama3", and for "dynamic" the length n = factor·L it is asked to reach."""
     if method == "llama3":
         return dict(LLAMA3_PARAMS)
     if method == "dynamic":
@@ -58,18 +57,19 @@ def stretched_frequencies(
 ) -> tuple[torch.Tensor, float, float]:
     """(inv_freq, attention_scale, full_factor) for one of :data:`STRETCHES` as this lesson uses it.
 
-    "plain" keeps base^(−2i/d); "dynamic" is configured with factor 1 and asked for n = factor·L
-    (see :func:`method_parameters`); ``full_factor`` is the scale of a fully interpolated pair
-    (``factor``, or dynamic NTK's effective factor at n).
+    "plain" keeps base^(−2i/d). Every method is configured with ``factor``, as a configuration
+    ``{"rope_type": method, "factor": factor}`` would be; "dynamic" is asked for n = factor·L (see
+    :func:`method_parameters`), where its effective factor is factor·n/L − (factor − 1) =
+    factor² − factor + 1 (13 at factor 4), not ``factor``. ``full_factor`` is the scale of a fully
+    interpolated pair (``factor``, or dynamic NTK's effective factor at n).
     """
     method = check_choice("method", method, STRETCHES)
     if method == "plain":
         factor = _check_factor(factor)
         return frequencies(check_even("head_dim", head_dim), check_base(base), torch.float64), 1.0, factor
-    configured = 1.0 if method == "dynamic" else factor
     params = method_parameters(method, factor, original_max_len)
-    inv_freq, attention_scale = scaled_frequencies(head_dim, base, method, configured, original_max_len, **params)
-    full = dynamic_ntk_factor(1.0, params["seq_len"], original_max_len) if method == "dynamic" else float(factor)
+    inv_freq, attention_scale = scaled_frequencies(head_dim, base, method, factor, original_max_len, **params)
+    full = dynamic_ntk_factor(factor, params["seq_len"], original_max_len) if method == "dynamic" else float(factor)
     return inv_freq, attention_scale, full
 
 
@@ -252,28 +252,33 @@ def field_losses(
 
 
 class TemperatureEffect(NamedTuple):
-    """YaRN's frequencies on a trained model with and without its attention factor: the mean
-    attention entropy and the mean excess loss over the floor, at positions 2L … n−1."""
+    """YaRN's frequencies on a trained model with its attention factor m = 0.1·ln(factor) + 1 on q
+    and on k (logits × m², the paper's convention), without it (logits × 1), and with m put on the
+    logits once (logits × m, the mistaken reading): the mean attention entropy and the mean excess
+    loss over the floor, at positions 2L … n−1."""
 
     entropy_on: float
     entropy_off: float
     loss_on: float
     loss_off: float
+    entropy_logits_once: float = float("nan")
+    loss_logits_once: float = float("nan")
 
 
 def yarn_temperature_effect(
     model: torch.nn.Module, task: Task, *, factor: float, original_max_len: int, length: int
 ) -> TemperatureEffect:
-    """Apply YaRN at ``factor`` (no training) with its attention scale and with scale 1, and measure
-    the attention entropy (8 sequences) and the loss (2 batches of 32) past 2L each time. The
-    model's frequencies are restored after."""
+    """Apply YaRN at ``factor`` (no training) with its attention scale m on q and k, with scale 1,
+    and with √m on q and k (so the logits grow by m, not m²), and measure the attention entropy
+    (8 sequences) and the loss (2 batches of 32) past 2L each time. The model's frequencies are
+    restored after."""
     scheme = _rope_scheme(model)
     saved = scheme.inv_freq.clone(), scheme.attention_scale
     inv_freq, scale, _ = stretched_frequencies(scheme.head_dim, scheme.base, "yarn", factor, original_max_len)
     floor = task.floor_by_position(length)[2 * original_max_len:]
     values = []
     try:
-        for s in (scale, 1.0):
+        for s in (scale, 1.0, math.sqrt(scale)):
             scheme.set_frequencies(inv_freq, s)
             entropy = attention_entropy_by_position(model, task, length=length, batch=8)
             loss = loss_by_position(model, task, length=length, batches=2)
@@ -281,7 +286,7 @@ def yarn_temperature_effect(
                        (loss[2 * original_max_len:] - floor).mean().item()]
     finally:
         scheme.set_frequencies(*saved)
-    return TemperatureEffect(values[0], values[2], values[1], values[3])
+    return TemperatureEffect(values[0], values[2], values[1], values[3], values[4], values[5])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,32 +358,58 @@ def stretch_run(
     return StretchRun(seed, L, float(factor), task.floor_by_position(n), free, tuned, model, fields or None)
 
 
-def stretch_claims(run: StretchRun) -> dict[str, bool]:
-    """The orderings the lesson asserts, checked on one seed's run (each True or False).
+# Two band means are called different only when they differ by more than this (nats), as in lesson 08.
+STRETCH_MARGIN = 0.02
 
-    Losses are compared as band means (``StretchRun.excess``); "beyond L" is both bands past L.
+
+def stretch_margins(run: StretchRun, effect: TemperatureEffect | None = None) -> dict[str, float]:
+    """Each of the lesson's claims about one seed's run, with by how much it holds (nats; negative:
+    it fails). "a below b" holds by b − a; "more than x" by value − x. The claims about the
+    fine-tune need "plain" and "linear" among the tuned stretches; the one about the digit needs
+    the run's field losses; the ones about YaRN's attention factor need ``effect``
+    (:func:`yarn_temperature_effect` of ``run.base``).
     """
     free = {m: run.excess("training_free", m) for m in run.training_free}
     tuned = {m: run.excess("tuned", m) for m in run.tuned}
+    changed = [m for m in free if m != "plain"]
     result = {
-        "no training, within L: plain RoPE lowest, PI highest":
-            min(free, key=lambda m: free[m].within) == "plain" and max(free, key=lambda m: free[m].within) == "linear",
+        "no training, within L: plain RoPE lowest":
+            min(free[m].within for m in changed) - free["plain"].within,
+        "no training, within L: PI highest":
+            free["linear"].within - max(free[m].within for m in free if m != "linear"),
+        "no training, within L: NTK-aware lowest of the methods that change frequencies":
+            min(free[m].within for m in changed if m != "ntk") - free["ntk"].within,
         "no training, L–2L: plain RoPE below PI, YaRN and Llama 3":
-            all(free["plain"].to_2l < free[m].to_2l for m in ("linear", "yarn", "llama3")),
-        "no training, 2L–4L: NTK below plain RoPE": free["ntk"].to_4l < free["plain"].to_4l,
-        "no training, every band: PI above NTK":
-            all(a > b for a, b in zip(free["linear"], free["ntk"], strict=True)),
+            min(free[m].to_2l for m in ("linear", "yarn", "llama3")) - free["plain"].to_2l,
+        "no training, 2L–4L: NTK-aware below plain RoPE": free["plain"].to_4l - free["ntk"].to_4l,
+        "no training, every band: PI above NTK-aware":
+            min(a - b for a, b in zip(free["linear"], free["ntk"], strict=True)),
+        "no training, 2L–4L: every method more than 0.5 nats above plain RoPE within L":
+            min(free[m].to_4l for m in free) - free["plain"].within - 0.5,
     }
     if {"plain", "linear"} <= set(tuned):
         others = [m for m in tuned if m != "linear"]
-        result["fine-tuned, every band: PI above " + " and ".join(others)] = all(
-            tuned["linear"][band] > tuned[m][band] for m in others for band in range(3))
-        result["fine-tuned, PI more than 1 nat above the floor in every band"] = min(tuned["linear"]) > 1.0
+        result["fine-tuned, every band: PI above " + " and ".join(others)] = min(
+            tuned["linear"][band] - tuned[m][band] for m in others for band in range(3))
+        result["fine-tuned, PI more than 1 nat above the floor in every band"] = min(tuned["linear"]) - 1.0
         if run.tuned_fields and "linear" in run.tuned_fields:
             f = run.tuned_fields["linear"]
             digit = f.digit[2 * run.original_max_len:].mean().item()
             result["fine-tuned, PI's digit past 2L closer to chance than to its floor"] = (
-                digit - f.digit_floor > f.digit_chance - digit)
-        result["fine-tuning plain RoPE at 4L lowers its loss past 2L, raises it within L"] = (
-            tuned["plain"].to_4l < free["plain"].to_4l and tuned["plain"].within > free["plain"].within)
+                (digit - f.digit_floor) - (f.digit_chance - digit))
+        result["fine-tuning plain RoPE at 4L lowers its loss past 2L"] = free["plain"].to_4l - tuned["plain"].to_4l
+    if effect is not None:
+        result["YaRN's attention factor lowers the attention entropy past 2L"] = effect.entropy_off - effect.entropy_on
+        if not math.isnan(effect.entropy_logits_once):
+            result["put once on the logits, it lowers the entropy by less"] = min(
+                effect.entropy_logits_once - effect.entropy_on, effect.entropy_off - effect.entropy_logits_once)
     return result
+
+
+def stretch_claims(
+    run: StretchRun, effect: TemperatureEffect | None = None, margin: float = STRETCH_MARGIN
+) -> dict[str, bool]:
+    """The lesson's claims about one seed's run: claim → True where it holds by more than ``margin``
+    nats (:func:`stretch_margins` lists the claims and how each is measured)."""
+    margin = check_finite("margin", margin)
+    return {claim: by > margin for claim, by in stretch_margins(run, effect).items()}

@@ -32,3 +32,15 @@ def test_bad_input_is_named():
     args = REGISTRY["order_explorer"].example()
     with pytest.raises(ValueError, match="position"):
         order_explorer(**{**args, "position": args["position"][:2]})
+
+
+def test_each_cell_prints_its_weight_and_the_first_token_row_is_outlined():
+    args = REGISTRY["order_explorer"].example()
+    live = order_explorer(**args)
+    live.set(order=(1, 2, 0))  # "bites man dog": tokens[0] = "dog" is the query of row 2
+    snap = H.order_snapshot(args["mha"], args["x"], (1, 2, 0), args["position"])
+    for ax, weights in zip(live.fig.axes[:2], (snap.weights_plain, snap.weights_with_position), strict=True):
+        printed = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text() for t in ax.texts}
+        assert printed == {(i, j): f"{weights[i, j].item():.2f}" for i in range(3) for j in range(3)}
+        (outline,) = ax.patches
+        assert outline.get_y() == pytest.approx(1.5)

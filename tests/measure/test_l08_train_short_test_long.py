@@ -146,3 +146,97 @@ def test_probe_claims_on_readings_built_by_hand():
         "sinusoidal's mean reading over 2L–4L is below L and below its mean over L–2L"]
     with pytest.raises(ValueError, match="4L = 32"):
         M.probe_claims(compressed, M.PositionProbe(0.9, positions[:20]), compressed, train_length=L)
+
+
+# --- the lesson's claims ------------------------------------------------------------------------
+
+
+def _run_from_levels(levels: dict[str, tuple[float, float, float]], L: int = 64) -> M.ShortContextRun:
+    """A run whose curves are flat at ``levels[name]`` in the bands ≤ L, L–2L and 2L–5L."""
+    floor = H.SHORT_CONTEXT.task().floor_by_position(5 * L)
+    losses = {}
+    for name, (within, to_2l, beyond) in levels.items():
+        curve = torch.cat([torch.full((L,), within), torch.full((L,), to_2l), torch.full((3 * L,), beyond)])
+        n = 4 * L if name == "learned" else 5 * L
+        losses[name] = curve[:n].double().repeat(2, 1)
+    return M.ShortContextRun(0, L, losses, floor)
+
+
+# What the lesson finds, as flat levels (the floor is about 0.84 within L = 64 and 0.70 after).
+FOUND = {"none": (2.4, 2.6, 2.75), "sinusoidal": (0.87, 3.5, 3.9), "learned": (0.95, 4.4, 4.6),
+         "rope": (0.95, 1.2, 3.0), "alibi": (1.87, 1.87, 1.88), "t5": (0.89, 0.76, 0.85)}
+
+
+def test_short_context_claims_hold_on_the_lesson_findings():
+    run = _run_from_levels(FOUND)
+    floor = run.floor_bands()
+    assert floor.within == pytest.approx(float(run.floor[:64].mean())) == pytest.approx(0.843, abs=1e-3)
+    claims = M.short_context_claims(run)
+    assert all(claims.values()), [c for c, v in claims.items() if not v]
+    assert set(claims) == {c for part in M.CLAIM_PARTS for c in M.short_context_claims(run, part)}
+
+
+@pytest.mark.parametrize(("scheme", "levels", "broken"), [
+    ("alibi", (1.87, 1.87, 2.1), "alibi and t5 stay within ±0.15 nats from ≤ L to 2L–4L"),
+    ("rope", (0.95, 0.85, 3.0), "rope's distance from the floor grows by more than 0.15 nats already from ≤ L to L–2L"),
+    ("sinusoidal", (0.87, 2.5, 3.9), "sinusoidal and learned are worse than none from L to 2L"),
+    ("t5", (0.89, 1.3, 1.3), "t5 is the best of the six in both bands past L"),
+    ("none", (1.5, 2.6, 2.75), "none is the worst of the six"),
+])
+def test_short_context_claims_fail_where_the_curves_say_otherwise(scheme, levels, broken):
+    claims = M.short_context_claims(_run_from_levels({**FOUND, scheme: levels}))
+    assert not claims[broken]
+
+
+def test_table_2_claims_follow_the_prefix_means():
+    claims = M.short_context_claims(_run_from_levels(FOUND), "table 2")
+    assert all(claims.values())
+    # an ALiBi as good as the others at the training length is not "far behind"
+    claims = M.short_context_claims(_run_from_levels({**FOUND, "alibi": (0.9, 0.8, 0.8)}), "table 2")
+    assert not claims["unlike the paper: alibi is far behind at the training length (perplexity × 1.5 or more)"]
+    assert not claims["unlike the paper: t5 < alibi at every length"]
+
+
+def test_short_context_claims_bad_input_is_named():
+    with pytest.raises(TypeError, match="run"):
+        M.short_context_claims({"rope": 1.0})
+    with pytest.raises(ValueError, match="part"):
+        M.short_context_claims(_run_from_levels(FOUND), "bands")
+    with pytest.raises(ValueError, match="missing"):
+        M.short_context_claims(_run_from_levels({k: v for k, v in FOUND.items() if k != "t5"}))
+
+
+def test_far_attention_matches_the_weights_by_hand():
+    settings = dataclasses.replace(TINY, length=8)
+    model = M.build_model("rope", settings, 3)
+    far = M.far_attention(model, settings, seed=3, length=24, batches=1)
+    inputs, _ = settings.task().sample(settings.batch, 24, torch.Generator().manual_seed(M.evaluation_seeds(3, 1)[0]))
+    with torch.no_grad():
+        _, (weights,) = model(inputs, return_weights=True)
+    by_hand = torch.tensor([float(weights[:, :, t, : t - 8 + 1].sum(-1).mean()) if t >= 8 else 0.0 for t in range(24)],
+                           dtype=torch.float64)
+    assert torch.allclose(far, by_hand, atol=1e-6)
+    assert (far[:8] == 0).all() and (far[8:] > 0).all()
+
+
+def test_far_attention_correlation_by_hand():
+    run = _run_from_levels(FOUND)
+    excess = run.curve("rope") - run.floor
+    assert M.far_attention_correlation(run, 0.5 * excess + 3) == pytest.approx(1.0)
+    assert M.far_attention_correlation(run, -excess) == pytest.approx(-1.0)
+    with pytest.raises(ValueError, match="shape"):
+        M.far_attention_correlation(run, excess[:10])
+
+
+def test_core_lines_keep_the_marked_lines_and_refuse_a_missing_marker():
+    def sample(x):
+        y = x + 1
+        if y:
+            z = y * 2
+        return z
+
+    text = M.core_lines(sample, "y = x", "z = y")
+    assert text.splitlines()[1:] == ["y = x + 1", "z = y * 2"]
+    assert text.startswith("# ") and "sample" in text.splitlines()[0]
+    with pytest.raises(ValueError, match="not in the source"):
+        M.core_lines(sample, "w = 3")

@@ -53,9 +53,12 @@ def test_linear_ntk_dynamic_and_plain_by_hand():
     ntk = toy_picture("ntk", 4.0)
     assert ntk.scale.tolist() == pytest.approx([4 ** (i / 7) for i in range(8)], rel=1e-12)
     assert ntk.kinds[0] == "extrapolated" and ntk.kinds[-1] == "interpolated" and ntk.count("blended") == 6
-    # dynamic, asked for n = 4·64 = 256 with configured factor 1: effective factor 256/64 = 4, the same as ntk.
+    # dynamic, configured with factor 4 and asked for n = 4·64 = 256: effective factor 4·256/64 − 3 = 13,
+    # so s_i = 13^(i/7) — not ntk's 4^(i/7).
     dynamic = toy_picture("dynamic", 4.0)
-    assert dynamic.factor == 4.0 and torch.equal(dynamic.scale, ntk.scale)
+    assert dynamic.factor == 13.0
+    assert dynamic.scale.tolist() == pytest.approx([13 ** (i / 7) for i in range(8)], rel=1e-12)
+    assert dynamic.kinds[-1] == "interpolated" and dynamic.count("blended") == 6
     plain = toy_picture("plain", 4.0)
     assert plain.scale.tolist() == [1.0] * 8 and plain.count("extrapolated") == 8
 
@@ -71,6 +74,7 @@ def test_published_cut_offs():
 
 def test_every_method_is_the_identity_at_factor_one():
     for method, picture in S.shape_pictures(TOY, 1.0, S.STRETCHES).items():
+        # dynamic too: asked for n = 1·L, it changes nothing
         assert picture.scale.tolist() == pytest.approx([1.0] * 8), method
         assert picture.attention_scale == 1.0
 
@@ -159,13 +163,39 @@ def hand_run(free_bands, tuned_bands, L=2):
 
 
 GOOD_FREE = {"plain": (0.0, 0.2, 3.0), "linear": (2.0, 2.5, 3.5), "ntk": (0.5, 1.0, 1.5),
-             "dynamic": (0.5, 1.0, 1.5), "yarn": (1.0, 1.5, 2.0), "llama3": (0.8, 1.2, 1.8)}
+             "dynamic": (0.9, 1.3, 1.6), "yarn": (1.0, 1.5, 2.0), "llama3": (0.8, 1.2, 1.8)}
 GOOD_TUNED = {"plain": (0.1, 0.0, 0.0), "linear": (1.4, 1.4, 1.3), "yarn": (0.1, 0.05, 0.02)}
 
 
 def test_claims_hold_for_a_run_built_to_satisfy_them():
     claims = S.stretch_claims(hand_run(GOOD_FREE, GOOD_TUNED))
-    assert len(claims) == 7 and all(claims.values())
+    assert len(claims) == 10 and all(claims.values())
+    # without fine-tuned plain and linear, only the claims about the untrained model
+    assert len(S.stretch_claims(hand_run(GOOD_FREE, {}))) == 7
+
+
+def test_margins_by_hand():
+    m = S.stretch_margins(hand_run(GOOD_FREE, GOOD_TUNED))
+    assert m["no training, within L: plain RoPE lowest"] == pytest.approx(0.5)  # ntk 0.5 − plain 0.0
+    assert m["no training, within L: PI highest"] == pytest.approx(1.0)  # linear 2.0 − yarn 1.0
+    assert m["no training, within L: NTK-aware lowest of the methods that change frequencies"] == pytest.approx(0.3)
+    assert m["no training, L–2L: plain RoPE below PI, YaRN and Llama 3"] == pytest.approx(1.0)  # llama3 1.2 − 0.2
+    assert m["no training, 2L–4L: NTK-aware below plain RoPE"] == pytest.approx(1.5)
+    assert m["no training, every band: PI above NTK-aware"] == pytest.approx(1.5)
+    assert m["no training, 2L–4L: every method more than 0.5 nats above plain RoPE within L"] == pytest.approx(1.0)
+    assert m["fine-tuned, every band: PI above plain and yarn"] == pytest.approx(1.28)  # 1.3 − 0.02
+    assert m["fine-tuned, PI more than 1 nat above the floor in every band"] == pytest.approx(0.3)
+    assert m["fine-tuning plain RoPE at 4L lowers its loss past 2L"] == pytest.approx(3.0)
+
+
+def test_a_claim_needs_more_than_the_margin():
+    # NTK-aware below plain RoPE past 2L by 0.01 nats: inside the margin of 0.02, so it does not hold.
+    near = {**GOOD_FREE, "ntk": (0.5, 1.0, 2.99)}
+    assert not S.stretch_claims(hand_run(near, GOOD_TUNED))["no training, 2L–4L: NTK-aware below plain RoPE"]
+    assert S.stretch_claims(hand_run(near, GOOD_TUNED), margin=0.005)["no training, 2L–4L: NTK-aware below plain RoPE"]
+    assert S.STRETCH_MARGIN == 0.02
+    with pytest.raises(ValueError, match="margin"):
+        S.stretch_claims(hand_run(GOOD_FREE, GOOD_TUNED), margin=float("nan"))
 
 
 def test_the_field_claim():
@@ -179,17 +209,36 @@ def test_the_field_claim():
         run = S.StretchRun(*[getattr(run, f) for f in ("seed", "original_max_len", "factor", "floor", "training_free",
                                                         "tuned", "base")], fields(digit))
         claims = S.stretch_claims(run)
-        assert len(claims) == 8 and claims["fine-tuned, PI's digit past 2L closer to chance than to its floor"] is held
+        assert len(claims) == 11 and claims["fine-tuned, PI's digit past 2L closer to chance than to its floor"] is held
+        margin = S.stretch_margins(run)["fine-tuned, PI's digit past 2L closer to chance than to its floor"]
+        assert margin == pytest.approx((digit - 0.35) - (math.log(4) - digit))
+
+
+def test_the_temperature_claims():
+    run = hand_run(GOOD_FREE, GOOD_TUNED)
+    lowers = "YaRN's attention factor lowers the attention entropy past 2L"
+    less = "put once on the logits, it lowers the entropy by less"
+    good = S.TemperatureEffect(0.6, 0.8, 2.2, 2.1, 0.7, 2.15)
+    m = S.stretch_margins(run, good)
+    assert m[lowers] == pytest.approx(0.2) and m[less] == pytest.approx(0.1)
+    assert all(S.stretch_claims(run, good).values())
+    # the logits-once setting sharper than the right one: the second claim fails, the first holds
+    claims = S.stretch_claims(run, S.TemperatureEffect(0.6, 0.8, 2.2, 2.1, 0.5, 2.15))
+    assert claims[lowers] and not claims[less]
+    # an effect measured without the third setting: only the first claim
+    assert less not in S.stretch_claims(run, S.TemperatureEffect(0.6, 0.8, 2.2, 2.1))
 
 
 @pytest.mark.parametrize(("free", "tuned", "broken"), [
-    ({"ntk": (0.5, 1.0, 3.2)}, {}, "NTK below plain RoPE"),
+    ({"ntk": (0.5, 1.0, 3.2)}, {}, "NTK-aware below plain RoPE"),
     ({"yarn": (1.0, 0.1, 2.0)}, {}, "L–2L: plain RoPE below PI, YaRN and Llama 3"),
     ({"yarn": (2.5, 1.5, 2.0)}, {}, "PI highest"),
-    ({"linear": (2.0, 0.9, 2.5)}, {}, "PI above NTK"),
+    ({"dynamic": (0.4, 1.3, 1.6)}, {}, "NTK-aware lowest of the methods"),
+    ({"plain": (0.6, 0.2, 3.0)}, {}, "plain RoPE lowest"),
+    ({"linear": (2.0, 0.9, 2.5)}, {}, "PI above NTK-aware"),
+    ({"llama3": (0.8, 1.2, 0.4)}, {}, "more than 0.5 nats above plain"),
     ({}, {"linear": (1.4, 1.4, 0.9)}, "more than 1 nat"),
     ({}, {"yarn": (0.1, 0.05, 1.35)}, "PI above plain and yarn"),
-    ({}, {"plain": (-0.1, 0.0, 0.0)}, "raises it within L"),
     ({}, {"plain": (0.1, 0.0, 3.5), "linear": (1.4, 1.4, 3.6)}, "lowers its loss past 2L"),
 ])
 def test_each_claim_can_fail(free, tuned, broken):
@@ -239,6 +288,7 @@ def test_yarn_temperature_sharpens_a_one_layer_model():
     model = H.TinyLM(task.vocab_size, "rope", d_model=32, n_heads=2, n_layers=1)
     before = model.scheme.inv_freq.clone()
     effect = S.yarn_temperature_effect(model, task, factor=4.0, original_max_len=8, length=32)
-    assert effect.entropy_on < effect.entropy_off
+    # logits × m² (on q and k), × m (once on the logits), × 1 (off): the entropy falls in that order
+    assert effect.entropy_on < effect.entropy_logits_once < effect.entropy_off
     assert all(math.isfinite(v) for v in effect)
     assert torch.equal(model.scheme.inv_freq, before) and model.scheme.attention_scale == 1.0

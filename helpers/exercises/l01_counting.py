@@ -1,0 +1,145 @@
+"""Lesson 01's exercises (notebooks/01_counting.ipynb), in the order the notebook asks them.
+
+01.attention_entropy (implement): my_attention_entropy(weights) → the entropy in nats of each
+    attention row, H = −Σ_j a_j·ln a_j over the last axis with 0·ln 0 = 0; (..., L) → (...).
+01.collapse (predict): as L grows, with the raw index as a feature of queries and keys, where does
+    the last token's attention go?
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..measure.l01_counting import attention_entropy, counting_snapshot
+from .core import Case, implement, predict
+
+
+def _reference(weights):
+    return attention_entropy(weights)
+
+
+def _terms(weights, log):
+    safe = torch.where(weights > 0, weights, torch.ones_like(weights))
+    return torch.where(weights > 0, weights * log(safe), torch.zeros_like(weights))
+
+
+def _log2(weights):
+    return -_terms(weights, torch.log2).sum(-1)
+
+
+def _no_minus(weights):
+    return _terms(weights, torch.log).sum(-1)
+
+
+def _wrong_axis(weights):
+    return -_terms(weights, torch.log).sum(0)
+
+
+def _everything(weights):
+    return -_terms(weights, torch.log).sum()
+
+
+def _mean(weights):
+    return -_terms(weights, torch.log).mean(-1)
+
+
+def _cases() -> list[Case]:
+    g = torch.Generator().manual_seed(0)
+    soft = torch.randn(3, 5, generator=g, dtype=torch.float64).softmax(-1)
+    heads = (4 * torch.randn(2, 3, 6, generator=g)).softmax(-1)
+    counted = counting_snapshot(256, mode="feature").weights  # (256,), all but a few weights exactly 0
+    with_zeros = torch.tensor([[0.5, 0.5, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [0.1, 0.2, 0.3, 0.4]])
+    return [
+        Case("a uniform row over 4 keys (float32), entropy ln 4", (torch.full((4,), 0.25),)),
+        Case("3 rows of a softmax over 5 keys (float64)", (soft,)),
+        Case("3 rows with weights exactly 0", (with_zeros,)),
+        Case("the counted row of this lesson at L = 256 (mostly exact zeros)", (counted,)),
+        Case("2 heads × 3 queries × 6 keys", (heads,)),
+        Case("a single key with all the weight", (torch.tensor([1.0]),)),
+    ]
+
+
+ENTROPY_SOLUTION = '''\
+import torch
+
+
+def my_attention_entropy(weights):
+    """Entropy in nats of each attention row: H = -sum_j a_j ln a_j over the last axis, 0·ln 0 = 0.
+
+    weights: (..., L), each row sums to 1. Returns (...), the dtype of weights.
+    """
+    # a weight of 0 contributes 0: take its log as log 1 = 0 instead of log 0 = -inf
+    logs = torch.where(weights > 0, weights, torch.ones_like(weights)).log()
+    return -(weights * logs).sum(dim=-1)
+
+H.check("01.attention_entropy", my_attention_entropy)
+'''
+
+
+implement(
+    "01.attention_entropy",
+    title="the entropy in nats of attention rows",
+    reference=_reference,
+    cases=_cases,
+    mistakes={
+        "logarithm in base 2": (
+            _log2,
+            "that is the entropy in bits, 1/ln 2 ≈ 1.44 times too large: use the natural logarithm, "
+            "torch.log, so that a uniform row over L keys gives ln L nats.",
+        ),
+        "minus sign missing": (
+            _no_minus,
+            "ln a_j ≤ 0 for every weight, so Σ a_j·ln a_j is ≤ 0: the entropy is its negative, "
+            "H = −Σ_j a_j·ln a_j.",
+        ),
+        "summed over the wrong axis": (
+            _wrong_axis,
+            "the keys are the last axis, (..., L): sum over dim=-1, not dim=0 (which adds up the same key "
+            "of different rows).",
+        ),
+        "summed over every axis": (
+            _everything,
+            "a bare .sum() adds up all the rows into one number: sum over the keys only, .sum(dim=-1), "
+            "so that each row keeps its own entropy.",
+        ),
+        "mean over the keys instead of the sum": (
+            _mean,
+            "the entropy is a sum over the keys, not an average: .sum(dim=-1), not .mean(dim=-1).",
+        ),
+    },
+    hints=(
+        "For one row a: H = −Σ_j a_j·ln a_j, the sum over the keys (the last axis). torch.log is the natural "
+        "logarithm.",
+        "A key with weight exactly 0 contributes 0 (0·ln 0 = 0), but in floating point 0·log(0) = 0·(−inf) = nan. "
+        "Replace the zero weights by 1 before taking the log (torch.where(weights > 0, weights, 1)): ln 1 = 0.",
+        "Shapes: (..., L) in, (...) out, so reduce with .sum(dim=-1).",
+    ),
+    solution=ENTROPY_SOLUTION,
+    rtol=1e-5,
+    atol=1e-6,
+)
+
+
+predict(
+    "01.collapse",
+    title="where does the attention of a long counted sequence go?",
+    question="As L grows from 4 to 100 000, with the index as a feature of queries and keys, where does the "
+             "last token's attention go? \"spread\" (over all the keys, entropy near ln L), \"first\" (onto the "
+             "first token), \"itself\" (onto itself, the last token) or \"unchanged\" (the index changes nothing)?",
+    choices={
+        "spread": "No: that is the row without the index. With it, the index term (L − 1)·j/√(d + 1) is largest "
+                  "for the last key by far, and the softmax puts all its weight there: the entropy falls to 0.",
+        "first": "No: with the index joined after the projections the index term (L − 1)·j/√(d + 1) grows with "
+                 "the key's index j, so it is largest for the last key, the query itself, not the first.",
+        "itself": "The index term (L − 1)·j/√(d + 1) is largest for the last key j = L − 1, the query itself, and "
+                  "from L = 100 on its weight is above 0.9999 and the entropy below 10⁻⁴.",
+        "unchanged": "No: the index term (L − 1)·j/√(d + 1) outgrows the content term, of size about 1, long "
+                     "before L = 100, and the softmax then puts all its weight on one key.",
+    },
+    answer="itself",
+    hints=(
+        "Look at the formula above: which key j makes the index term (L − 1)·j/√(d + 1) largest?",
+        "The query is the last token, and the last key is that same token.",
+    ),
+    solution='answer = "itself"\nH.check("01.collapse", answer)\n',
+)

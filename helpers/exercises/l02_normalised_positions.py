@@ -1,0 +1,111 @@
+"""Lesson 02's exercises (notebooks/02_normalised_positions.ipynb), in the order the notebook asks them.
+
+02.normalised (implement): my_normalised(length) → (length,) float codes p / (L − 1), [0.] for L = 1.
+02.stale_cache (predict): when a sentence grows from 5 to 6 tokens, how many of the 5 cached keys
+    are stale with normalised codes?
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..encodings import normalised
+from .core import Case, implement, predict
+
+
+def _reference(length):
+    return normalised(length)
+
+
+def _by_length(length):
+    return torch.arange(length, dtype=torch.float64) / length
+
+
+def _from_one(length):
+    return torch.arange(1, length + 1, dtype=torch.float64) / length
+
+
+def _integer_division(length):
+    return torch.arange(length) // max(length - 1, 1)
+
+
+def _cases() -> list[Case]:
+    return [
+        Case("length=5", (5,)),
+        Case("length=12", (12,)),
+        Case("length=2 (the two ends)", (2,)),
+        Case("length=1000", (1000,)),
+        Case("length=4097 (a long sentence)", (4097,)),
+        Case("length=1 (a one-word sentence: the code 0)", (1,)),
+    ]
+
+
+NORMALISED_SOLUTION = '''\
+import torch
+
+
+def my_normalised(length):
+    """Normalised codes p / (L - 1) for p = 0 … L - 1: a float tensor of shape (length,); [0.] when length is 1."""
+    if length == 1:
+        return torch.zeros(1)
+    return torch.arange(length, dtype=torch.float64) / (length - 1)
+
+
+H.check("02.normalised", my_normalised)
+'''
+
+implement(
+    "02.normalised",
+    title="the normalised codes p / (L − 1)",
+    reference=_reference,
+    cases=_cases,
+    mistakes={
+        "divided by L": (
+            _by_length,
+            "the last position is L − 1, so p / L never reaches 1: divide by L − 1, so that the codes run "
+            "from 0 to exactly 1.",
+        ),
+        "positions counted from 1": (
+            _from_one,
+            "positions start at 0: torch.arange(length) is 0 … L − 1; the first word's code is 0.",
+        ),
+        "integer division": (
+            _integer_division,
+            "p // (L − 1) rounds every code but the last down to 0: divide floats, torch.arange(length, "
+            "dtype=torch.float64) / (length - 1).",
+        ),
+    },
+    hints=(
+        "torch.arange(length, dtype=torch.float64) gives the positions 0 … L − 1 as floats; divide them by "
+        "length − 1.",
+        "A one-word sentence would divide by 0 (0/0 = nan): return torch.zeros(1) when length is 1.",
+    ),
+    solution=NORMALISED_SOLUTION,
+    rtol=1e-6,
+    atol=1e-7,
+)
+
+predict(
+    "02.stale_cache",
+    title="do the cached keys stay valid?",
+    question="A decoder caches each token's key k_p = (e_p + code_p·1)·W_k when the token is written. When the "
+             "sentence grows from 5 to 6 tokens, how many of the 5 cached keys are stale with normalised codes? "
+             "\"none\", \"all but the first\", \"only the last\" or \"all\"?",
+    choices={
+        "none": "No: that is the raw index of lesson 01, whose codes depend on the index alone. With normalised "
+                "codes every code p/4 becomes p/5, and only p = 0 keeps its code.",
+        "all but the first": "Every code p/4 becomes p/5: only word 0, whose code is 0 at every length, keeps "
+                             "its key. The table below shows 4 of 5 keys stale at 6 tokens, and the same "
+                             "pattern at every step.",
+        "only the last": "No: the last word's code does change (1 → 0.8), but so does every other code p/4 → p/5 "
+                         "except word 0's.",
+        "all": "Almost: word 0's code is 0 at every length (0/4 = 0/5), so its key stays valid; the other 4 "
+               "are stale.",
+    },
+    answer="all but the first",
+    hints=(
+        "With 5 tokens word p has the code p/4; with 6 tokens, p/5. For which p are they equal?",
+        "A key changes exactly when its code changes (the embedding and W_k stay the same).",
+    ),
+    solution='answer = "all but the first"\nH.check("02.stale_cache", answer)\n',
+)

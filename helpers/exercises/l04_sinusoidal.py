@@ -1,0 +1,163 @@
+"""Lesson 04's exercises (notebooks/04_sinusoidal.ipynb), in the order the notebook asks them.
+
+04.sinusoidal (implement): my_sinusoidal(n_positions, d_model, base=10000.0) → (n_positions, d_model),
+PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..encodings import sinusoidal
+from .core import Case, explore, implement, predict  # noqa: F401
+
+
+def _omega(d_model: int, base: float, step: float = 2.0) -> torch.Tensor:
+    i = torch.arange(d_model // 2, dtype=torch.float64)
+    return float(base) ** (-step * i / d_model)
+
+
+def _interleave(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return torch.stack((a, b), dim=-1).flatten(-2).float()
+
+
+def _reference(n_positions, d_model, base=10000.0):
+    return sinusoidal(n_positions, d_model, base)
+
+
+def _angles(n_positions, d_model, base, first=0, step=2.0):
+    p = torch.arange(first, first + n_positions, dtype=torch.float64)
+    return p[:, None] * _omega(d_model, base, step)
+
+
+def _sin_cos_swapped(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, base)
+    return _interleave(theta.cos(), theta.sin())
+
+
+def _exponent_i_over_d(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, base, step=1.0)
+    return _interleave(theta.sin(), theta.cos())
+
+
+def _positions_from_one(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, base, first=1)
+    return _interleave(theta.sin(), theta.cos())
+
+
+def _concatenated(n_positions, d_model, base=10000.0):
+    return sinusoidal(n_positions, d_model, base, layout="concatenated")
+
+
+def _frequency_per_column(n_positions, d_model, base=10000.0):
+    j = torch.arange(d_model, dtype=torch.float64)
+    theta = torch.arange(n_positions, dtype=torch.float64)[:, None] * float(base) ** (-j / d_model)
+    return torch.where(j % 2 == 0, theta.sin(), theta.cos()).float()
+
+
+def _cases() -> list[Case]:
+    return [
+        Case("n_positions=1, d_model=2 (position 0 only)", (1, 2)),
+        Case("n_positions=16, d_model=32", (16, 32)),
+        Case("n_positions=128, d_model=128", (128, 128)),
+        Case("n_positions=10, d_model=6 (d_model not a power of two)", (10, 6)),
+        Case("n_positions=12, d_model=10, base=100.0", (12, 10, 100.0)),
+        Case("n_positions=2000, d_model=8 (large positions)", (2000, 8, 10000.0)),
+    ]
+
+
+SINUSOIDAL_SOLUTION = '''\
+import torch
+
+def my_sinusoidal(n_positions, d_model, base=10000.0):
+    """PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model): (n_positions, d_model)."""
+    i = torch.arange(d_model // 2, dtype=torch.float64)
+    omega = base ** (-2 * i / d_model)                                       # (d_model/2,)
+    theta = torch.arange(n_positions, dtype=torch.float64)[:, None] * omega  # (n_positions, d_model/2)
+    pe = torch.zeros(n_positions, d_model, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(theta)
+    pe[:, 1::2] = torch.cos(theta)
+    return pe.float()
+
+H.check("04.sinusoidal", my_sinusoidal)
+'''
+
+implement(
+    "04.sinusoidal",
+    title="write the sinusoidal encoding, interleaved layout",
+    reference=_reference,
+    cases=_cases,
+    mistakes={
+        "sin and cos swapped": (
+            _sin_cos_swapped,
+            "column 2i holds sin(p·ω_i) and column 2i+1 holds cos(p·ω_i); position 0 reads 0, 1, 0, 1, …",
+        ),
+        "ω_i = base^(−i/d) instead of base^(−2i/d)": (
+            _exponent_i_over_d,
+            "pair i (columns 2i and 2i+1) uses ω_i = base^(−2i/d_model), with i = 0 … d_model/2 − 1.",
+        ),
+        "positions counted from 1": (
+            _positions_from_one,
+            "the first row is position 0: torch.arange(n_positions) starts at 0.",
+        ),
+        "concatenated instead of interleaved": (
+            _concatenated,
+            "put sin(p·ω_i) at column 2i and cos(p·ω_i) at column 2i+1 (pe[:, 0::2] and pe[:, 1::2]), "
+            "not all sines first and then all cosines.",
+        ),
+        "each column its own frequency": (
+            _frequency_per_column,
+            "the two columns of a pair share one frequency: columns 2i and 2i+1 both use ω_i = base^(−2i/d_model).",
+        ),
+    },
+    hints=(
+        "Make the frequencies first: ω_i = base^(−2i/d_model) for i = 0 … d_model/2 − 1, a tensor of d_model/2 "
+        "numbers.",
+        "The angles are an outer product: positions[:, None] * omega[None, :] has shape (n_positions, d_model/2).",
+        "Fill the even columns with the sines and the odd ones with the cosines: pe[:, 0::2] = …, pe[:, 1::2] = ….",
+    ),
+    solution=SINUSOIDAL_SOLUTION,
+    atol=1e-3,
+    rtol=1e-4,
+)
+
+predict(
+    "04.fastest_pair",
+    title="the fastest dimension pair",
+    question="As the position p grows, which pair of dimensions turns fastest: pair 0 (dimensions 0 and 1), "
+             "the last pair (dimensions d − 2 and d − 1), or do all pairs turn at the same speed?",
+    choices={
+        "first": "ω_0 = base⁰ = 1 is the largest frequency: pair 0 turns one radian per position, and its sine "
+                 "changes sign about every π positions. The frequencies then fall geometrically, down to almost "
+                 "1/base for the last pair.",
+        "last": "No: that is the popular description, reversed. ω_i = base^(−2i/d) falls as i grows, so pair 0 "
+                "(ω = 1) is the fastest and the last pair (ω close to 1/base) the slowest.",
+        "same": "No: each pair has its own frequency ω_i = base^(−2i/d), from 1 for pair 0 down to almost 1/base "
+                "for the last pair.",
+    },
+    answer="first",
+    hints=(
+        "Pair i turns by ω_i = base^(−2i/d) radians per position. Which i gives the largest ω_i?",
+        "base^0 = 1, and a negative power of 10 000 is smaller than 1.",
+    ),
+    solution='answer = "first"\nH.check("04.fastest_pair", answer)\n',
+)
+
+predict(
+    "04.dot_sign",
+    title="the dot product for +k and −k",
+    question="Is PE(p)·PE(p+k) different for +k and −k, that is for the position k steps after p and the one "
+             "k steps before it?",
+    choices={
+        "same": "cos is even, cos(−kω_i) = cos(kω_i), so every term of Σ_i cos(kω_i) is unchanged when k changes "
+                "sign: the dot product says how far, not which way.",
+        "different": "No: Σ_i cos(kω_i) depends on k only through cosines, and cos(−x) = cos(x). So "
+                     "PE(p)·PE(p−k) = PE(p)·PE(p+k): the raw dot product cannot tell before from after.",
+    },
+    answer="same",
+    hints=(
+        "Use the formula above: PE(p)·PE(p+k) = Σ_i cos(k·ω_i). Replace k by −k.",
+        "Is cos an even or an odd function?",
+    ),
+    solution='answer = "same"\nH.check("04.dot_sign", answer)\n',
+)

@@ -1,0 +1,159 @@
+"""Lesson 05's exercises (notebooks/05_rotation_matrix.ipynb), in the order the notebook asks them.
+
+05.shift_matrix (implement): my_shift_matrix(k, d_model, base=10000.0) → (d_model, d_model) M_k with
+PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts on (sin, cos) of ω_i as
+[[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]].
+05.sine_only (predict): does a linear map take the sine dimensions of PE(p) to those of PE(p + k)? No.
+05.projected (predict): after random W_q, W_k, one score per offset or a spread? A spread.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..encodings import shift_matrix
+from .core import Case, explore, implement, predict  # noqa: F401
+
+
+def _reference(k, d_model, base=10000.0):
+    return shift_matrix(k, d_model, base)
+
+
+def _blocks(theta: torch.Tensor, transpose: bool = False) -> list[torch.Tensor]:
+    c, s = theta.cos(), theta.sin()
+    blocks = [torch.stack((torch.stack((ci, si)), torch.stack((-si, ci)))) for ci, si in zip(c, s, strict=True)]
+    return [b.T for b in blocks] if transpose else blocks
+
+
+def _theta(k, d_model, base, step=2.0):
+    i = torch.arange(d_model // 2, dtype=torch.float64)
+    return k * float(base) ** (-step * i / d_model)
+
+
+def _transposed(k, d_model, base=10000.0):
+    return torch.block_diag(*_blocks(_theta(k, d_model, base), transpose=True)).float()
+
+
+def _exponent_i_over_d(k, d_model, base=10000.0):
+    return torch.block_diag(*_blocks(_theta(k, d_model, base, step=1.0))).float()
+
+
+def _concatenated_layout(k, d_model, base=10000.0):
+    h = d_model // 2
+    m = torch.zeros(d_model, d_model, dtype=torch.float64)
+    for i, b in enumerate(_blocks(_theta(k, d_model, base))):
+        for r, row in enumerate((i, i + h)):
+            for c, col in enumerate((i, i + h)):
+                m[row, col] = b[r, c]
+    return m.float()
+
+
+def _angle_without_k(k, d_model, base=10000.0):
+    return torch.block_diag(*_blocks(_theta(1, d_model, base))).float()
+
+
+def _cases() -> list[Case]:
+    return [
+        Case("k=0, d_model=4 (the identity)", (0, 4)),
+        Case("k=1, d_model=16", (1, 16)),
+        Case("k=10, d_model=16", (10, 16)),
+        Case("k=-9, d_model=8 (a negative offset)", (-9, 8)),
+        Case("k=7, d_model=6, base=100.0 (d_model not a power of two)", (7, 6, 100.0)),
+        Case("k=1000, d_model=10 (a large offset)", (1000, 10, 10000.0)),
+    ]
+
+
+SHIFT_MATRIX_SOLUTION = '''\
+import torch
+
+def my_shift_matrix(k, d_model, base=10000.0):
+    """M_k (d_model, d_model) with PE(p + k) = M_k · PE(p): block i = [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]."""
+    M = torch.zeros(d_model, d_model, dtype=torch.float64)
+    for i in range(d_model // 2):
+        angle = torch.tensor(k * base ** (-2 * i / d_model), dtype=torch.float64)
+        c, s = torch.cos(angle), torch.sin(angle)
+        # rows 2i (sin) and 2i+1 (cos): sin(a+b) = sin a cos b + cos a sin b, cos(a+b) = cos a cos b − sin a sin b
+        M[2 * i, 2 * i], M[2 * i, 2 * i + 1] = c, s
+        M[2 * i + 1, 2 * i], M[2 * i + 1, 2 * i + 1] = -s, c
+    return M.float()
+
+H.check("05.shift_matrix", my_shift_matrix)
+'''
+
+implement(
+    "05.shift_matrix",
+    title="build the matrix M_k that moves the sinusoidal encoding k positions on",
+    reference=_reference,
+    cases=_cases,
+    mistakes={
+        "M_k transposed": (
+            _transposed,
+            "your matrix moves back by k (it is M_−k). The pair is (sin, cos), so the sin row is "
+            "[cos kω_i, sin kω_i] and the cos row is [−sin kω_i, cos kω_i] (the angle-addition formulas).",
+        ),
+        "ω_i = base^(−i/d) instead of base^(−2i/d)": (
+            _exponent_i_over_d,
+            "block i belongs to the pair (2i, 2i+1) whose frequency is ω_i = base^(−2i/d_model).",
+        ),
+        "blocks on the concatenated layout": (
+            _concatenated_layout,
+            "in the interleaved layout pair i is columns (2i, 2i+1), so block i sits on the diagonal at rows "
+            "and columns 2i, 2i+1, not at (i, i + d_model/2).",
+        ),
+        "angle ω_i instead of k·ω_i": (
+            _angle_without_k,
+            "the block for an offset of k turns by k·ω_i; with ω_i alone you built M_1 for every k.",
+        ),
+    },
+    hints=(
+        "Write sin(p·ω + k·ω) and cos(p·ω + k·ω) with the angle-addition formulas: each is a combination of "
+        "sin(p·ω) and cos(p·ω) whose weights do not depend on p.",
+        "The weights form a 2 × 2 block for each pair i: row 2i (the sin) is [cos kω_i, sin kω_i], row 2i+1 "
+        "(the cos) is [−sin kω_i, cos kω_i].",
+        "Put the blocks on the diagonal of a zero (d_model, d_model) matrix, or use torch.block_diag(*blocks).",
+    ),
+    solution=SHIFT_MATRIX_SOLUTION,
+    atol=5e-4,
+    rtol=1e-4,
+)
+
+
+predict(
+    "05.sine_only",
+    title="predict whether a linear map shifts the sine dimensions alone",
+    question="From the sine dimensions of PE(p) alone, does some linear map give the sine dimensions of "
+             "PE(p + k) exactly?",
+    choices={
+        "yes": "sin((p+k)ω) = sin(pω)cos(kω) + cos(pω)sin(kω) needs cos(pω) too, and the sine alone does not "
+               "fix it: sin θ = sin(π − θ) while their cosines have opposite signs, and k steps later the two "
+               "have different sines. The next cell's best linear fit leaves a clear residual.",
+        "no": "sin((p+k)ω) = sin(pω)cos(kω) + cos(pω)sin(kω) needs cos(pω) too, and the sine alone does not fix "
+              "it (sin θ = sin(π − θ), with cosines of opposite sign). So even the best linear map leaves a "
+              "clear residual, and with the cosines added the fit is exact: the next cell computes both.",
+    },
+    answer="no",
+    hints=("Write sin((p+k)ω) with the angle-addition identity: which quantities of position p does it need?",
+           "Two positions can have the same sine and different cosines (sin θ = sin(π − θ)). Do they still "
+           "have the same sine k steps later?"),
+    solution='answer = "no"\nH.check("05.sine_only", answer)\n',
+)
+
+predict(
+    "05.projected",
+    title="predict whether random projections keep one score per offset",
+    question="After random query and key projections W_q, W_k, does every offset still have one score, or a "
+             "spread of scores?",
+    choices={
+        "one": "Not after random projections. The score (W_q·PE(p))·(W_k·PE(r)) = PE(p)ᵀ·A·PE(r) with "
+               "A = W_qᵀW_k depends on the offset alone only when A commutes with the shift M_1, and a random A "
+               "does not: the next cells show a whole cloud of scores at each offset.",
+        "spread": "Random projections mix the frequency pairs, so A = W_qᵀW_k does not commute with the shift "
+                  "M_1 and the score depends on where the two positions are, not only on their offset: the next "
+                  "cells show a whole cloud of scores at each offset.",
+    },
+    answer="spread",
+    hints=("The score is PE(p)ᵀ·A·PE(r) with A = W_qᵀW_k. Shifting both positions by one step multiplies both "
+           "codes by M_1: when is the score unchanged?",
+           "It is unchanged when M_1ᵀ·A·M_1 = A. Would a random 64 × 64 matrix satisfy that?"),
+    solution='answer = "spread"\nH.check("05.projected", answer)\n',
+)

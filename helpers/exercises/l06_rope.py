@@ -1,0 +1,186 @@
+"""Lesson 06's exercises (notebooks/06_rope.ipynb), in the order the notebook asks them.
+
+06.rope (implement): my_rope(x, positions, base=10000.0, layout="interleaved") → x rotated, same shape;
+x (..., L, d), positions (L,) integers. Pair i turns by +p·ω_i, ω_i = base^(−2i/d):
+(a, b) ↦ (a cos − b sin, a sin + b cos); "interleaved" pairs features (2i, 2i+1), "half" pairs (i, i + d/2).
+06.shift_sentence (predict, asked before 06.rope): do RoPE's scores change when the sentence moves by 1000? No.
+06.decay (predict): typical |score| of unrelated q, k at distance 4000 against 0? About the same.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..rotary import rope
+from .core import Case, explore, implement, predict  # noqa: F401
+
+predict(
+    "06.shift_sentence",
+    title="predict whether RoPE's scores change when the whole sentence moves",
+    question="With RoPE, do the scores change when every position of the sentence moves by 1000?",
+    choices={
+        "a lot": "That is what the added code does. RoPE rotates q by R_m and k by R_n after the projections, "
+                 "and ⟨R_m q, R_n k⟩ = ⟨q, R_(n−m) k⟩ depends only on n − m, which a shift leaves alone.",
+        "a little": "Not even a little: ⟨R_m q, R_n k⟩ = ⟨q, R_(n−m) k⟩ depends only on n − m, which a shift "
+                    "leaves alone, so only float rounding (below 1e-10 here) can differ.",
+        "unchanged": "⟨R_m q, R_n k⟩ = ⟨q, R_(n−m) k⟩ depends only on n − m, whatever W_q and W_k are, so "
+                     "shifting every position by 1000 leaves every score as it was, up to float rounding.",
+    },
+    answer="unchanged",
+    hints=("Look at the right-hand picture above: what happens to the angle between q and k when both "
+           "positions grow by the same amount?",
+           "A dot product sees only the angle between the two vectors (and their lengths), pair by pair."),
+    solution='answer = "unchanged"\nH.check("06.shift_sentence", answer)\n',
+)
+
+
+def _reference(x, positions, base=10000.0, layout="interleaved"):
+    return rope(x, positions, base, layout)
+
+
+def _turn(x, positions, base, layout, sign=1.0, step=2.0, shift=0):
+    """Rotation written out independently of helpers.rotary, with knobs for the mistakes."""
+    d = x.shape[-1]
+    i = torch.arange(d // 2, dtype=torch.float64)
+    theta = sign * (positions.to(torch.float64) + shift)[:, None] * float(base) ** (-step * i / d)
+    c, s = theta.cos(), theta.sin()
+    xd = x.to(torch.float64)
+    if layout == "interleaved":
+        a, b = xd[..., 0::2], xd[..., 1::2]
+        out = torch.stack((a * c - b * s, a * s + b * c), dim=-1).flatten(-2)
+    else:
+        a, b = xd[..., : d // 2], xd[..., d // 2:]
+        out = torch.cat((a * c - b * s, a * s + b * c), dim=-1)
+    return out.to(x.dtype)
+
+
+def _minus_theta(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, base, layout, sign=-1.0)
+
+
+def _always_half(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, base, "half")
+
+
+def _always_interleaved(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, base, "interleaved")
+
+
+def _exponent_i_over_d(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, base, layout, step=1.0)
+
+
+def _positions_from_one(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, base, layout, shift=1)
+
+
+def _cases() -> list[Case]:
+    g = torch.Generator().manual_seed(6)
+    return [
+        Case("x (4, 8) float32, positions 0…3, interleaved", (torch.randn(4, 8, generator=g), torch.arange(4),
+                                                             10000.0, "interleaved")),
+        Case("x (4, 8) float32, positions 0…3, half", (torch.randn(4, 8, generator=g), torch.arange(4),
+                                                      10000.0, "half")),
+        Case("x (2, 3, 6, 16) float64 (batch, heads, L, d), positions 0…5, half",
+             (torch.randn(2, 3, 6, 16, generator=g, dtype=torch.float64), torch.arange(6), 10000.0, "half")),
+        Case("x (2, 5, 16) float64, positions 0…4, interleaved",
+             (torch.randn(2, 5, 16, generator=g, dtype=torch.float64), torch.arange(5), 10000.0, "interleaved")),
+        Case("x (5, 10) float32 (d not a power of two), positions 0, 1, 100, 1000, 4095, interleaved",
+             (torch.randn(5, 10, generator=g), torch.tensor([0, 1, 100, 1000, 4095]), 10000.0, "interleaved")),
+        Case("x (5, 10) float32 (d not a power of two), positions 0, 1, 100, 1000, 4095, half",
+             (torch.randn(5, 10, generator=g), torch.tensor([0, 1, 100, 1000, 4095]), 10000.0, "half")),
+        Case("x (3, 12) float32, positions 7, 3, 7, base=500.0, half",
+             (torch.randn(3, 12, generator=g), torch.tensor([7, 3, 7]), 500.0, "half")),
+    ]
+
+
+ROPE_SOLUTION = '''\
+import torch
+
+def my_rope(x, positions, base=10000.0, layout="interleaved"):
+    """Turn pair i of x (..., L, d) by +p·ω_i, ω_i = base^(−2i/d): (a, b) ↦ (a cos − b sin, a sin + b cos).
+
+    layout "interleaved" pairs features (2i, 2i+1); "half" pairs (i, i + d/2). positions: (L,) integers.
+    """
+    d = x.shape[-1]
+    omega = base ** (-2 * torch.arange(d // 2, dtype=torch.float64) / d)   # (d/2,)
+    theta = positions.to(torch.float64)[:, None] * omega                   # (L, d/2)
+    cos, sin = torch.cos(theta), torch.sin(theta)
+    x64 = x.to(torch.float64)
+    if layout == "interleaved":
+        a, b = x64[..., 0::2], x64[..., 1::2]
+        out = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)
+    else:
+        a, b = x64[..., : d // 2], x64[..., d // 2 :]
+        out = torch.cat((a * cos - b * sin, a * sin + b * cos), dim=-1)
+    return out.to(x.dtype)
+
+H.check("06.rope", my_rope)
+'''
+
+implement(
+    "06.rope",
+    title="write RoPE for both layouts",
+    reference=_reference,
+    cases=_cases,
+    mistakes={
+        "rotation by −θ": (
+            _minus_theta,
+            "turn by +p·ω_i: (a, b) ↦ (a cos − b sin, a sin + b cos). Your signs turn the other way, so scores "
+            "depend on −(m − n): still relative, but not the course's (or any checkpoint's) convention.",
+        ),
+        "half layout used for both layouts": (
+            _always_half,
+            'with layout="interleaved", pair i is features (2i, 2i+1) (x[..., 0::2] and x[..., 1::2]), not '
+            "(i, i + d/2). Both run without an error, which is why checkpoints loaded with the wrong one fail "
+            "silently.",
+        ),
+        "interleaved layout used for both layouts": (
+            _always_interleaved,
+            'with layout="half", pair i is features (i, i + d/2) (x[..., :d//2] and x[..., d//2:]), as in '
+            "GPT-NeoX and Hugging Face's rotate_half.",
+        ),
+        "ω_i = base^(−i/d) instead of base^(−2i/d)": (
+            _exponent_i_over_d,
+            "pair i turns at ω_i = base^(−2i/d), i = 0 … d/2 − 1.",
+        ),
+        "positions counted from 1": (
+            _positions_from_one,
+            "turn each row by its own position p as given in positions (the first is 0, which leaves it unchanged).",
+        ),
+    },
+    hints=(
+        "First the angles: θ[p, i] = positions[p] · ω_i with ω_i = base^(−2i/d), shape (L, d/2); it broadcasts "
+        "over the leading dimensions of x.",
+        'Split x into the two halves of each pair: a, b = x[..., 0::2], x[..., 1::2] for "interleaved", '
+        'x[..., :d//2], x[..., d//2:] for "half".',
+        "Rotate (a, b) ↦ (a cos θ − b sin θ, a sin θ + b cos θ), then put the pairs back in the same layout "
+        "(torch.stack(…, dim=-1).flatten(-2) for interleaved, torch.cat for half).",
+    ),
+    solution=ROPE_SOLUTION,
+    atol=1e-3,
+    rtol=1e-4,
+)
+
+
+predict(
+    "06.decay",
+    title="predict whether unrelated queries and keys score less far apart",
+    question="For random, unrelated queries and keys (d = 128), is the typical |score| at distance 4000 much "
+             "smaller than at distance 0, about the same, or larger?",
+    choices={
+        "smaller": "That is the popular reading of RoPE's \"long-term decay\", but only an upper bound decays. "
+                   "For unrelated q and k each pair contributes a term with a random phase at every distance, "
+                   "so the typical |score| stays the same; only correlated q and k (such as k = q) fade.",
+        "same": "For unrelated q and k each pair contributes a term with a random phase at every distance, so "
+                "the typical |score| stays the same. Only the bound decays, and only correlated q and k (such "
+                "as k = q) show falling scores.",
+        "larger": "Nothing makes it grow on average: for unrelated q and k each pair contributes a term with a "
+                  "random phase at every distance, so the typical |score| stays about the same.",
+    },
+    answer="same",
+    hints=("For random q and k, is the phase of each pair's term q̃_j·conj(k̃_j)·e^(iδω_j) any more "
+           "random at δ = 4000 than at δ = 0?",
+           "The bound is an upper limit on |score|; it says nothing about how large a score actually is."),
+    solution='answer = "same"\nH.check("06.decay", answer)\n',
+)

@@ -1,0 +1,256 @@
+"""Lesson 07's exercises (notebooks/07_learned_and_relative.ipynb), in the order the notebook asks them.
+
+07.alibi_slopes (implement): my_alibi_slopes(n_heads) → (n_heads,). For n a power of two the slopes are
+2^(−8h/n), h = 1 … n; otherwise those of the largest power of two n0 < n, then the first n − n0 of the
+odd-indexed slopes (1st, 3rd, …) of 2·n0 heads.
+
+07.t5_bucket (implement): my_t5_bucket(relative_position, bidirectional, num_buckets, max_distance) →
+integer bucket ids of the same shape, relative_position = key − query. Distances below num_buckets/2
+(of the buckets for one direction) get a bucket each, larger ones share log-spaced buckets up to
+max_distance, beyond which all land in the last; bidirectional gives keys after the query their own half.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ..relative import alibi_slopes, t5_bucket
+from .core import Case, explore, implement, predict  # noqa: F401
+
+# --- 07.t5_bucket -----------------------------------------------------------------------------
+
+
+def _t5(rel, bidirectional, num_buckets, max_distance, halve=True, causal_abs=False, cap=True):
+    """T5's bucketing written out independently of helpers.relative, with knobs for the mistakes."""
+    rel = rel.long()
+    bucket = torch.zeros_like(rel)
+    if bidirectional:
+        if halve:
+            num_buckets //= 2
+        bucket = bucket + (rel > 0).long() * num_buckets
+        distance = rel.abs()
+    else:
+        distance = rel.abs() if causal_abs else (-rel).clamp(min=0)
+    exact = num_buckets // 2
+    ratio = torch.log(distance.clamp(min=1).to(torch.float32) / exact) / math.log(max_distance / exact)
+    far = exact + (ratio * (num_buckets - exact)).long()
+    if cap:
+        far = far.clamp(max=num_buckets - 1)
+    return bucket + torch.where(distance < exact, distance, far)
+
+
+def _sign_flipped(rel, bidirectional, num_buckets, max_distance):
+    return t5_bucket(-rel, bidirectional, num_buckets, max_distance)
+
+
+def _modes_swapped(rel, bidirectional, num_buckets, max_distance):
+    return t5_bucket(rel, not bidirectional, num_buckets, max_distance)
+
+
+def _not_halved(rel, bidirectional, num_buckets, max_distance):
+    return _t5(rel, bidirectional, num_buckets, max_distance, halve=False)
+
+
+def _causal_absolute(rel, bidirectional, num_buckets, max_distance):
+    return _t5(rel, bidirectional, num_buckets, max_distance, causal_abs=True)
+
+
+def _no_cap(rel, bidirectional, num_buckets, max_distance):
+    return _t5(rel, bidirectional, num_buckets, max_distance, cap=False)
+
+
+def _t5_cases() -> list[Case]:
+    offsets = torch.arange(-300, 301)
+    grid = torch.arange(12)[None, :] - torch.arange(12)[:, None]  # key − query for 12 positions
+    return [
+        Case("offsets −300…300, bidirectional=True, num_buckets=32, max_distance=128", (offsets, True, 32, 128)),
+        Case("offsets −300…300, bidirectional=False, num_buckets=32, max_distance=128", (offsets, False, 32, 128)),
+        Case("offsets −300…300, bidirectional=True, num_buckets=16, max_distance=64", (offsets, True, 16, 64)),
+        Case("offsets −300…300, bidirectional=False, num_buckets=8, max_distance=20", (offsets, False, 8, 20)),
+        Case("a (12, 12) grid of key − query, int32, bidirectional=False, num_buckets=6, max_distance=10",
+             (grid.to(torch.int32), False, 6, 10)),
+    ]
+
+
+T5_SOLUTION = '''\
+import math
+import torch
+
+def my_t5_bucket(relative_position, bidirectional, num_buckets, max_distance):
+    """Bucket ids (same shape, integers) for relative_position = key − query, as in T5."""
+    rel = relative_position.long()
+    bucket = torch.zeros_like(rel)
+    if bidirectional:
+        num_buckets //= 2                          # half the buckets for keys after the query
+        bucket += (rel > 0).long() * num_buckets
+        distance = rel.abs()
+    else:
+        distance = (-rel).clamp(min=0)             # keys after the query all share bucket 0
+    exact = num_buckets // 2                       # distances 0 … exact − 1 get a bucket each
+    log_ratio = torch.log(distance.clamp(min=1).float() / exact) / math.log(max_distance / exact)
+    far = (exact + (log_ratio * (num_buckets - exact)).long()).clamp(max=num_buckets - 1)
+    return bucket + torch.where(distance < exact, distance, far)
+
+H.check("07.t5_bucket", my_t5_bucket)
+'''
+
+implement(
+    "07.t5_bucket",
+    title="write T5's relative-position buckets",
+    reference=t5_bucket,
+    cases=_t5_cases,
+    mistakes={
+        "offset sign flipped (query − key)": (
+            _sign_flipped,
+            "relative_position is key − query: a key before the query has a negative offset. Its distance "
+            "in the causal case is −relative_position, and bidirectional gives the extra half to offsets > 0.",
+        ),
+        "causal and bidirectional swapped": (
+            _modes_swapped,
+            "bidirectional=True splits the buckets in two halves, one per direction; bidirectional=False (a "
+            "decoder) keeps them all for keys at or before the query.",
+        ),
+        "buckets not halved when bidirectional": (
+            _not_halved,
+            "with bidirectional=True each direction gets num_buckets // 2 buckets: halve num_buckets before "
+            "computing the exact and the log-spaced ranges.",
+        ),
+        "causal distance taken as |offset|": (
+            _causal_absolute,
+            "in the causal case keys after the query all go to bucket 0: distance = max(−relative_position, 0), "
+            "not its absolute value.",
+        ),
+        "far buckets not capped at the last bucket": (
+            _no_cap,
+            "distances beyond max_distance all share the last bucket: clamp the log-spaced bucket at "
+            "num_buckets − 1 (of the buckets for one direction).",
+        ),
+    },
+    hints=(
+        "Work with a distance ≥ 0 and a bucket offset: bidirectional halves num_buckets and adds num_buckets "
+        "(halved) for keys after the query; causal uses distance = max(−relative_position, 0).",
+        "Distances below exact = num_buckets // 2 are their own bucket; the others get "
+        "exact + ⌊log(distance/exact) / log(max_distance/exact) · (num_buckets − exact)⌋.",
+        "Cap that at num_buckets − 1, and compute the logarithm in float32 on distance.clamp(min=1) so that "
+        "distance 0 does not give −inf.",
+    ),
+    solution=T5_SOLUTION,
+)
+
+
+# --- 07.alibi_slopes --------------------------------------------------------------------------
+
+
+def _geometric(n: int, first: int = 1) -> list[float]:
+    return [2.0 ** (-8.0 * h / n) for h in range(first, first + n)]
+
+
+def _power_of_two_formula(n_heads):
+    return torch.tensor(_geometric(n_heads), dtype=torch.float32)
+
+
+def _next_power_truncated(n_heads):
+    return torch.tensor(_geometric(2 ** math.ceil(math.log2(n_heads)))[:n_heads], dtype=torch.float32)
+
+
+def _heads_from_zero(n_heads):
+    n0 = 2 ** int(math.log2(n_heads))
+    slopes = _geometric(n0, first=0) + _geometric(2 * n0, first=0)[0::2][: n_heads - n0]
+    return torch.tensor(slopes, dtype=torch.float32)
+
+
+def _even_indexed_extras(n_heads):
+    n0 = 2 ** int(math.log2(n_heads))
+    return torch.tensor(_geometric(n0) + _geometric(2 * n0)[1::2][: n_heads - n0], dtype=torch.float32)
+
+
+def _alibi_cases() -> list[Case]:
+    return [Case(f"n_heads={n}{note}", (n,)) for n, note in (
+        (8, ""), (12, " (not a power of two)"), (6, " (not a power of two)"), (1, " (one head)"), (3, ""), (16, ""),
+        (24, ""))]
+
+
+ALIBI_SOLUTION = '''\
+import math
+import torch
+
+def my_alibi_slopes(n_heads):
+    """(n_heads,) slopes: 2^(−8h/n0), h = 1 … n0 for the largest power of two n0 ≤ n_heads, then the
+    1st, 3rd, 5th … slopes of 2·n0 heads for the remaining n_heads − n0 heads."""
+    def geometric(n):
+        return [2 ** (-8 * h / n) for h in range(1, n + 1)]
+    n0 = 2 ** math.floor(math.log2(n_heads))
+    slopes = geometric(n0) + geometric(2 * n0)[0::2][: n_heads - n0]
+    return torch.tensor(slopes)
+
+H.check("07.alibi_slopes", my_alibi_slopes)
+'''
+
+implement(
+    "07.alibi_slopes",
+    title="compute ALiBi's head slopes for any number of heads",
+    reference=alibi_slopes,
+    cases=_alibi_cases,
+    mistakes={
+        "the power-of-two formula for every head count": (
+            _power_of_two_formula,
+            "2^(−8h/n) is only the rule when n is a power of two. For 12 heads take the 8 slopes of 8 heads, "
+            "then the 1st, 3rd, 5th and 7th slopes of 16 heads.",
+        ),
+        "slopes of the next power of two, cut short": (
+            _next_power_truncated,
+            "cutting the 16-head sequence at 12 drops its gentlest slopes; take all 8 slopes of 8 heads, then "
+            "the odd-indexed (1st, 3rd, …) slopes of 16 heads, which fall between them.",
+        ),
+        "heads counted from 0": (
+            _heads_from_zero,
+            "h runs from 1 to n: the steepest slope is 2^(−8/n), never 2^0 = 1.",
+        ),
+        "the extra heads take the 2nd, 4th, … slopes of 2·n0 heads": (
+            _even_indexed_extras,
+            "the 2nd, 4th, … slopes of 2·n0 heads are exactly the n0 slopes already used; the extra heads take "
+            "the 1st, 3rd, 5th, … ones (geometric(2 * n0)[0::2]).",
+        ),
+    },
+    hints=(
+        "Start with a power of two: for n heads the slopes are 2^(−8/n), 2^(−16/n), …, 2^(−8n/n) = 2^(−8).",
+        "For 12 heads, n0 = 8 is the largest power of two below: take its 8 slopes first.",
+        "The remaining 4 heads take every other slope of 16 heads, starting with the first: "
+        "geometric(16)[0::2][:4].",
+    ),
+    solution=ALIBI_SOLUTION,
+    atol=1e-6,
+    rtol=1e-5,
+)
+
+
+# --- 07.none_column (predict) -----------------------------------------------------------------
+
+predict(
+    "07.none_column",
+    title="what attention sees of position with no scheme",
+    question="The probe scores random tokens at positions 0 … 11, at the same positions shifted by 100, and "
+             "stretched (0, 2, 4, …). Which verdict will it give the scheme 'none': 'absolute' (the shift changes "
+             "the scores), 'relative' (the shift changes nothing, the stretch does) or 'none' (neither does)?",
+    choices={
+        "absolute": "Not so: 'none' adds nothing to x, turns nothing and biases nothing, so no score can depend on "
+                    "the positions, and shifting them changes nothing. (A causal mask lets a decoder work out where "
+                    "it is, lesson 08, but that comes from the mask, not from a position scheme.)",
+        "relative": "Half right: the shift changes nothing. But neither does the stretch, which changes every offset: "
+                    "the scores depend on no offset either. Attention sees no position at all.",
+        "none": "Right: nothing in the scores depends on the positions, so neither the shift nor the stretch "
+                "changes them. 'none' is neither absolute nor relative.",
+    },
+    answer="none",
+    hints=(
+        "Look at the three hooks of the 'none' scheme: each returns its input unchanged (embed, rotate) or None "
+        "(bias). What is left in the scores that could depend on a position?",
+        "A score that depends on no position cannot change under a shift, and cannot change under a stretch either.",
+    ),
+    solution='''\
+answer = "none"  # one of: "absolute", "relative", "none"
+H.check("07.none_column", answer)
+''',
+)

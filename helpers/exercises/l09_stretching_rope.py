@@ -1,0 +1,260 @@
+"""Lesson 09's exercises (notebooks/09_stretching_rope.ipynb), in the order the notebook asks them.
+
+09.ntk_inv_freq (implement): my_ntk_inv_freq(head_dim, base, factor) → (head_dim/2,) NTK-aware
+frequencies: base' = base·factor^(d/(d−2)), ω'_i = base'^(−2i/d) = ω_i·factor^(−2i/(d−2)), d = head_dim.
+
+09.llama3_inv_freq (implement): my_llama3_inv_freq(head_dim, base, factor, low_freq_factor,
+high_freq_factor, original_max_len) → (head_dim/2,). With r_i = L·ω_i/2π the turns of pair i within
+L = original_max_len: kept (ω_i) if r_i ≥ high_freq_factor, divided (ω_i/factor) if r_i ≤ low_freq_factor,
+between: s·ω_i + (1 − s)·ω_i/factor with s = (r_i − low_freq_factor)/(high_freq_factor − low_freq_factor).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ..rope_scaling import scaled_frequencies
+from .core import Case, explore, implement, predict  # noqa: F401
+
+
+def _omega(head_dim, base):
+    return float(base) ** (-2.0 * torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)
+
+
+
+# --- 09.pi_offset (predict; asked before the implement exercises, in "Why not just interpolate everything?") --
+
+PI_OFFSET_SOLUTION = '''answer = "0.5"  # one of: "8", "2", "0.5", "0.25"
+H.check("09.pi_offset", answer)'''
+
+predict(
+    "09.pi_offset",
+    title="What PI does to a trained offset",
+    question="Under position interpolation at factor 4, the key 2 tokens back is rotated as if it were how many "
+             "tokens back?",
+    choices={
+        "0.5": "Right: every frequency is divided by 4, so the angle δ·ω_i/4 of δ = 2 is the angle the model "
+               "learned for δ = 0.5, an offset training never showed (and the digit's δ = 7 becomes 1.75).",
+        "8": "That is the other way round: PI divides positions by the factor, so offsets shrink. The key 8 back is "
+             "the one that now looks like the trained offset 2.",
+        "2": "The rotation depends on the angle δ·ω'_i, and PI divides every ω_i by 4: δ = 2 now turns as far as "
+             "δ = 0.5 used to.",
+        "0.25": "0.25 is what offset 1 becomes (1/4); the key 2 back turns by 2/4 of its trained angle.",
+    },
+    answer="0.5",
+    hints=(
+        "Position interpolation at factor 4 replaces every ω_i by ω_i / 4: the angle of an offset δ becomes δ·ω_i/4.",
+        "Which trained offset δ' has the angle δ'·ω_i = 2·ω_i/4?",
+    ),
+    solution=PI_OFFSET_SOLUTION,
+)
+
+
+# --- 09.ntk_inv_freq --------------------------------------------------------------------------
+
+
+def _ntk_reference(head_dim, base, factor):
+    return scaled_frequencies(head_dim, base, "ntk", factor)[0]
+
+
+def _ntk_base_times_factor(head_dim, base, factor):
+    return _omega(head_dim, base * factor)
+
+
+def _ntk_linear(head_dim, base, factor):
+    return _omega(head_dim, base) / factor
+
+
+def _ntk_exponent_flipped(head_dim, base, factor):
+    return _omega(head_dim, base * factor ** ((head_dim - 2) / head_dim))
+
+
+def _ntk_base_divided(head_dim, base, factor):
+    return _omega(head_dim, base * factor ** (-head_dim / (head_dim - 2)))
+
+
+def _ntk_cases() -> list[Case]:
+    return [
+        Case("head_dim=64, base=10000.0, factor=4.0", (64, 10000.0, 4.0)),
+        Case("head_dim=128, base=500000.0, factor=8.0", (128, 500000.0, 8.0)),
+        Case("head_dim=6, base=10000.0, factor=2.0 (head_dim not a power of two)", (6, 10000.0, 2.0)),
+        Case("head_dim=16, base=10000.0, factor=1.0 (no stretch)", (16, 10000.0, 1.0)),
+        Case("head_dim=32, base=10000.0, factor=2.5", (32, 10000.0, 2.5)),
+    ]
+
+
+NTK_SOLUTION = '''\
+import torch
+
+def my_ntk_inv_freq(head_dim, base, factor):
+    """NTK-aware frequencies (head_dim/2,): base' = base·factor^(d/(d−2)), ω'_i = base'^(−2i/d), d = head_dim."""
+    d = head_dim
+    new_base = base * factor ** (d / (d - 2))
+    i = torch.arange(d // 2, dtype=torch.float64)
+    return new_base ** (-2 * i / d)
+
+H.check("09.ntk_inv_freq", my_ntk_inv_freq)
+'''
+
+implement(
+    "09.ntk_inv_freq",
+    title="compute NTK-aware scaled frequencies",
+    reference=_ntk_reference,
+    cases=_ntk_cases,
+    mistakes={
+        "exponent d/(d−2) missing (base·factor)": (
+            _ntk_base_times_factor,
+            "base' = base·factor^(d/(d−2)). With base·factor alone the slowest pair is divided by "
+            "factor^((d−2)/d), a little less than the factor, so the longest wavelength falls short of L·factor.",
+        ),
+        "every frequency divided by the factor (position interpolation)": (
+            _ntk_linear,
+            "that is linear interpolation. NTK-aware scaling keeps the fastest pair (ω'_0 = ω_0 = 1) and "
+            "divides only the slowest by the full factor, by raising the base.",
+        ),
+        "exponent (d−2)/d instead of d/(d−2)": (
+            _ntk_exponent_flipped,
+            "the exponent is d/(d−2): it is chosen so that (base')^(−(d−2)/d) = base^(−(d−2)/d) / factor for the "
+            "slowest pair i = d/2 − 1.",
+        ),
+        "base divided instead of multiplied": (
+            _ntk_base_divided,
+            "stretching slows the pairs down: the new base is larger, base' = base·factor^(d/(d−2)).",
+        ),
+    },
+    hints=(
+        "NTK-aware scaling changes only the base; the frequencies keep the form ω'_i = base'^(−2i/d).",
+        "Choose base' so that the slowest pair, i = d/2 − 1, is divided by exactly the factor while ω_0 stays 1.",
+        "That gives base' = base · factor^(d/(d−2)).",
+    ),
+    solution=NTK_SOLUTION,
+    atol=1e-9,
+    rtol=1e-5,
+)
+
+# --- 09.llama3_inv_freq -----------------------------------------------------------------------
+
+
+def _llama3_reference(head_dim, base, factor, low_freq_factor, high_freq_factor, original_max_len):
+    return scaled_frequencies(head_dim, base, "llama3", factor, original_max_len,
+                              low_freq_factor=low_freq_factor, high_freq_factor=high_freq_factor)[0]
+
+
+def _llama3(omega, factor, low, high, length, two_pi=2 * math.pi):
+    """Llama 3.1's rule in Hugging Face's wavelength form, written out independently of rope_scaling."""
+    out = []
+    for w in omega.tolist():
+        wavelength = two_pi / w
+        if wavelength < length / high:
+            out.append(w)
+        elif wavelength > length / low:
+            out.append(w / factor)
+        else:
+            smooth = (length / wavelength - low) / (high - low)
+            out.append((1 - smooth) * w / factor + smooth * w)
+    return torch.tensor(out, dtype=torch.float64)
+
+
+def _swapped_branches(head_dim, base, factor, low, high, length):
+    # the branch form with the two swapped: every pair turning more than `low` times is kept, the others divided
+    return _llama3(_omega(head_dim, base), factor, high, low, length)
+
+
+def _swapped_ramp(head_dim, base, factor, low, high, length):
+    # low and high exchanged in the blend: s = (r − high)/(low − high), clamped to [0, 1]
+    omega = _omega(head_dim, base)
+    r = length * omega / (2 * math.pi)
+    kept = ((r - high) / (low - high)).clamp(0.0, 1.0)
+    return omega * kept + omega / factor * (1 - kept)
+
+
+def _llama3_no_two_pi(head_dim, base, factor, low_freq_factor, high_freq_factor, original_max_len):
+    return _llama3(_omega(head_dim, base), factor, low_freq_factor, high_freq_factor, original_max_len, two_pi=1.0)
+
+
+def _llama3_linear(head_dim, base, factor, low_freq_factor, high_freq_factor, original_max_len):
+    return _omega(head_dim, base) / factor
+
+
+def _llama3_thresholds_multiplied(head_dim, base, factor, low_freq_factor, high_freq_factor, original_max_len):
+    # wavelength thresholds L·high and L·low instead of L/high and L/low
+    omega = _omega(head_dim, base)
+    out = []
+    for w in omega.tolist():
+        wavelength = 2 * math.pi / w
+        if wavelength < original_max_len * low_freq_factor:
+            out.append(w)
+        elif wavelength > original_max_len * high_freq_factor:
+            out.append(w / factor)
+        else:
+            smooth = (original_max_len / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            out.append((1 - smooth) * w / factor + smooth * w)
+    return torch.tensor(out, dtype=torch.float64)
+
+
+def _llama3_cases() -> list[Case]:
+    return [
+        Case("Llama 3.1: head_dim=128, base=500000.0, factor=8.0, low=1.0, high=4.0, L=8192",
+             (128, 500000.0, 8.0, 1.0, 4.0, 8192)),
+        Case("head_dim=64, base=10000.0, factor=4.0, low=1.0, high=4.0, L=256", (64, 10000.0, 4.0, 1.0, 4.0, 256)),
+        Case("head_dim=10, base=10000.0, factor=2.0, low=1.0, high=4.0, L=512 (head_dim not a power of two)",
+             (10, 10000.0, 2.0, 1.0, 4.0, 512)),
+        Case("head_dim=32, base=10000.0, factor=1.0 (no stretch), low=1.0, high=4.0, L=128",
+             (32, 10000.0, 1.0, 1.0, 4.0, 128)),
+        Case("head_dim=48, base=10000.0, factor=4.0, low=2.0, high=32.0, L=1024", (48, 10000.0, 4.0, 2.0, 32.0, 1024)),
+    ]
+
+
+LLAMA3_SOLUTION = '''\
+import math
+import torch
+
+def my_llama3_inv_freq(head_dim, base, factor, low_freq_factor, high_freq_factor, original_max_len):
+    """Llama 3.1's frequencies (head_dim/2,): keep the fast pairs, divide the slow ones by factor, blend between."""
+    i = torch.arange(head_dim // 2, dtype=torch.float64)
+    omega = base ** (-2 * i / head_dim)
+    turns = original_max_len * omega / (2 * math.pi)          # r_i: turns of pair i within L
+    kept = ((turns - low_freq_factor) / (high_freq_factor - low_freq_factor)).clamp(0.0, 1.0)
+    return kept * omega + (1 - kept) * omega / factor
+
+H.check("09.llama3_inv_freq", my_llama3_inv_freq)
+'''
+
+implement(
+    "09.llama3_inv_freq",
+    title="compute Llama 3.1's scaled frequencies",
+    reference=_llama3_reference,
+    cases=_llama3_cases,
+    mistakes={
+        "low and high factors swapped": (
+            (_swapped_ramp, _swapped_branches),
+            "pairs turning at least high_freq_factor times within L are kept, those turning at most "
+            "low_freq_factor times are divided: the kept share s = (r − low)/(high − low) grows with r.",
+        ),
+        "wavelength taken as 1/ω instead of 2π/ω": (
+            _llama3_no_two_pi,
+            "a pair's wavelength is 2π/ω_i, so it turns r_i = L·ω_i/2π times within L.",
+        ),
+        "every frequency divided by the factor (position interpolation)": (
+            _llama3_linear,
+            "Llama 3 keeps the fast pairs as they are: only pairs with r_i ≤ low_freq_factor are divided "
+            "by the full factor.",
+        ),
+        "wavelength thresholds L·factor instead of L/factor": (
+            _llama3_thresholds_multiplied,
+            "a pair is kept when its wavelength is below L / high_freq_factor and divided when it is above "
+            "L / low_freq_factor (equivalently r_i ≥ high_freq_factor, r_i ≤ low_freq_factor).",
+        ),
+    },
+    hints=(
+        "For each pair count its turns within the original length: r_i = original_max_len · ω_i / 2π.",
+        "r_i ≥ high_freq_factor: keep ω_i; r_i ≤ low_freq_factor: ω_i / factor; between them, blend the two "
+        "with the kept share s = (r_i − low_freq_factor)/(high_freq_factor − low_freq_factor).",
+        "One expression does all three: s = ((r − low)/(high − low)).clamp(0, 1), then s·ω + (1 − s)·ω/factor.",
+    ),
+    solution=LLAMA3_SOLUTION,
+    atol=1e-9,
+    rtol=1e-5,
+)

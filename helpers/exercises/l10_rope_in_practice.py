@@ -1,0 +1,156 @@
+"""Lesson 10's exercises (notebooks/10_rope_in_practice.ipynb), in the order the notebook asks them.
+
+10.half_layout_rows (implement): my_half_layout_rows(weight, n_heads) → weight with its rows reordered
+head by head from the interleaved to the half layout (what Hugging Face's Llama conversion does).
+weight: (n_heads·head_dim, d_in), the rows of head h are h·head_dim … (h+1)·head_dim − 1; within each
+head the new row order is [0, 2, 4, …, head_dim − 2, 1, 3, …, head_dim − 1]. Then
+rope(x @ W_new.T, layout="half") equals rope(x @ W.T, layout="interleaved") up to that reordering, so
+the scores q·k do not change.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..rotary import rope_permutation
+from .core import Case, explore, implement, predict  # noqa: F401
+
+
+def _reference(weight, n_heads):
+    head_dim = weight.shape[0] // n_heads
+    return weight.reshape(n_heads, head_dim, -1)[:, rope_permutation(head_dim)].reshape(weight.shape)
+
+
+def _whole_projection(weight, n_heads):
+    return weight[rope_permutation(weight.shape[0])]
+
+
+def _inverse(weight, n_heads):
+    head_dim = weight.shape[0] // n_heads
+    order = torch.argsort(rope_permutation(head_dim))
+    return weight.reshape(n_heads, head_dim, -1)[:, order].reshape(weight.shape)
+
+
+def _columns(weight, n_heads):
+    d_in = weight.shape[1]
+    per_head = d_in // n_heads
+    order = torch.cat([h * per_head + rope_permutation(per_head) for h in range(n_heads)])
+    return weight[:, order]
+
+
+def _halves_swapped(weight, n_heads):
+    # the half layout's two halves in the wrong order: [odd rows | even rows] inside each head
+    head_dim = weight.shape[0] // n_heads
+    order = torch.cat((torch.arange(1, head_dim, 2), torch.arange(0, head_dim, 2)))
+    return weight.reshape(n_heads, head_dim, -1)[:, order].reshape(weight.shape)
+
+
+def _cases() -> list[Case]:
+    g = torch.Generator().manual_seed(10)
+    return [
+        Case("weight (32, 16) float32, n_heads=4 (head_dim 8)", (torch.randn(32, 16, generator=g), 4)),
+        Case("weight (8, 8) float32, n_heads=1 (one head)", (torch.randn(8, 8, generator=g), 1)),
+        Case("weight (16, 32) float64, n_heads=2 (a k projection with fewer heads than q)",
+             (torch.randn(16, 32, generator=g, dtype=torch.float64), 2)),
+        Case("weight (18, 12) float32, n_heads=3 (head_dim 6)", (torch.randn(18, 12, generator=g), 3)),
+        Case("weight (24, 24) float32, n_heads=6 (head_dim 4)", (torch.randn(24, 24, generator=g), 6)),
+    ]
+
+
+SOLUTION = '''\
+import torch
+
+def my_half_layout_rows(weight, n_heads):
+    """Rows of a q/k projection weight (n_heads·head_dim, d_in) reordered head by head:
+    within each head, [0, 2, 4, …, head_dim − 2, 1, 3, …, head_dim − 1]."""
+    head_dim = weight.shape[0] // n_heads
+    order = list(range(0, head_dim, 2)) + list(range(1, head_dim, 2))
+    rows = [h * head_dim + r for h in range(n_heads) for r in order]
+    return weight[torch.tensor(rows)]
+
+H.check("10.half_layout_rows", my_half_layout_rows)
+'''
+
+implement(
+    "10.half_layout_rows",
+    title="reorder a q/k projection from the interleaved to the half layout",
+    reference=_reference,
+    cases=_cases,
+    mistakes={
+        "permutation over the whole projection instead of head by head": (
+            _whole_projection,
+            "RoPE rotates pairs inside each head: reorder the rows of each head separately "
+            "(weight.reshape(n_heads, head_dim, d_in)), so every head's rows stay in that head.",
+        ),
+        "the inverse permutation (half → interleaved)": (
+            _inverse,
+            "this undoes the conversion. In the half layout, row j < head_dim/2 of a head is the old row 2j, and "
+            "row head_dim/2 + j is the old row 2j + 1: new order [0, 2, 4, …, 1, 3, 5, …].",
+        ),
+        "columns reordered instead of rows": (
+            _columns,
+            "the output features of q = x @ W.T are W's rows: reorder weight's rows (its first dimension), "
+            "and leave the input columns alone.",
+        ),
+        "the two halves of each head swapped": (
+            _halves_swapped,
+            "the first half of each head's rows holds the even-indexed rows (0, 2, 4, …), the second half the "
+            "odd-indexed ones (1, 3, 5, …).",
+        ),
+    },
+    hints=(
+        "Work head by head: head_dim = weight.shape[0] // n_heads, and head h owns rows h·head_dim … "
+        "(h+1)·head_dim − 1.",
+        "Interleaved pair i is rows (2i, 2i+1) of a head; in the half layout it must be rows (i, i + head_dim/2). "
+        "So inside a head the new order is [0, 2, 4, …, 1, 3, 5, …].",
+        "weight.reshape(n_heads, head_dim, -1)[:, order].reshape(weight.shape) applies one order to every head.",
+    ),
+    solution=SOLUTION,
+    atol=1e-6,
+    rtol=1e-6,
+)
+
+
+predict(
+    "10.wrong_layout",
+    title="Load a checkpoint with the wrong layout",
+    question="An interleaved checkpoint's W_q and W_k are run under the half layout, unconverted. Which is true? "
+             "a: the scores still depend on the offset δ alone and equal the trained ones; "
+             "b: they still depend on δ alone, but are another function of δ; "
+             "c: they now depend on the absolute positions, not on δ alone.",
+    choices={
+        "a": "Only at δ = 0, where nothing turns. Elsewhere the features trained to turn together at one "
+             "frequency are now paired with other features and turn at other frequencies, so the scores differ.",
+        "b": "q and k are still turned by one consistent family of rotations, so ⟨R_m q, R_n k⟩ still "
+             "depends on m − n alone; but the pairs are the wrong ones, so the score is the wrong function of δ. "
+             "Nothing raises an error.",
+        "c": "That happens only when q and k are rotated with different layouts (a cache written by one code, "
+             "queries rotated by another). Here both use the half layout, so the scores still depend on δ alone.",
+    },
+    answer="b",
+    hints=("Both q and k go through the same rotation code. What did lesson 06 prove about ⟨R_m q, R_n k⟩ for "
+           "any single family of rotations?",
+           "Offset-only is kept. Is the pairing the model was trained with kept too?"),
+    solution='answer = "b"\nH.check("10.wrong_layout", answer)\n',
+)
+
+
+predict(
+    "10.bfloat16_position",
+    title="The position bfloat16 stores for 257",
+    question="bfloat16 keeps 8 significant bits. Which number does it store for position 257?",
+    choices={
+        "257": "257 needs 9 significant bits (binary 100000001). With 8, the numbers from 256 to 512 are spaced "
+               "2 apart, so 257 cannot be stored.",
+        "256": "From 256 to 512 bfloat16 numbers are spaced 2 apart. 257 lies halfway between 256 and 258, "
+               "and a tie rounds to the neighbour whose last kept bit is 0, which is 256.",
+        "258": "From 256 to 512 the spacing is 2, so 257 is a tie between 256 and 258. Ties round to the neighbour "
+               "whose last kept bit is 0 (round half to even): that is 256, not 258.",
+        "inf": "bfloat16 has float32's exponent range, up to about 3.4e38: 257 is far from overflowing. "
+               "(float16 overflows at 65 520.)",
+    },
+    answer="256",
+    hints=("With 8 significant bits, how far apart are neighbouring numbers between 256 = 2^8 and 512?",
+           "257 lies exactly halfway between two neighbours; a tie goes to the one whose last kept bit is 0."),
+    solution='answer = "256"\nH.check("10.bfloat16_position", answer)\n',
+)

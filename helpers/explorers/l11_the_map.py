@@ -1,0 +1,104 @@
+"""Lesson 11: one attention layer drawn, with the three places position enters it and the
+schemes that enter at each, decided by calling the schemes' hooks
+(:func:`helpers.measure.l11_the_map.where_position_enters`)."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+from ..live import Choice, LiveFigure, register
+from ..measure.l11_the_map import NOWHERE, hook_effects, where_position_enters
+from ..plots import COURSE_DPI
+from ..schemes import SCHEMES
+
+SCHEME = Choice("scheme", ["every scheme", *SCHEMES])
+PLACE_COLORS = {"added to x": "tab:blue", "rotates q, k": "tab:orange", "bias on scores": "tab:green",
+                NOWHERE: "tab:purple"}
+# (label, centre x, hook place or None): the attention layer from left to right
+BOXES = (
+    ("tokens x", 0.55, None),
+    ("x + PE", 1.85, "added to x"),
+    ("W_q, W_k, W_v", 3.3, None),
+    ("rotate\nq and k", 4.75, "rotates q, k"),
+    ("q·kᵀ / √d", 6.1, None),
+    ("+ bias", 7.35, "bias on scores"),
+    ("causal mask\n+ softmax", 8.65, NOWHERE),
+    ("· V", 9.85, None),
+)
+WIDTH, HEIGHT, ROW = 1.05, 0.8, 2.55
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(names) if names else "(no scheme)"
+
+
+@register(moves="scheme")
+def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
+    """One attention layer from the tokens x to the output, with the three places a position
+    scheme enters it (added to x, rotating q and k, a bias on the scores) and the causal mask,
+    which is all a decoder with no scheme has. Under each place, the schemes that enter there,
+    found by calling every scheme's hooks (``where_position_enters``).
+
+    Dropdown: "every scheme" labels all the places; one scheme lights up the place(s) where its
+    hooks change something (``hook_effects``, computed for every scheme when the explorer is
+    built) and greys the others.
+    """
+    scheme = SCHEME.check("scheme", scheme)
+    groups = where_position_enters()
+    effects = {name: hook_effects(name) for name in SCHEMES}  # seven small calls, once: a step only looks up
+
+    fig, ax = plt.subplots(figsize=(10.5, 2.7), dpi=COURSE_DPI)
+    fig.subplots_adjust(left=0.01, right=0.99, top=0.88, bottom=0.02)
+    ax.set_xlim(0, 10.5)
+    ax.set_ylim(0.95, 3.95)
+    ax.axis("off")
+    boxes, labels, notes = {}, {}, {}
+    for label, x, place in BOXES:
+        patch = FancyBboxPatch((x - WIDTH / 2, ROW - HEIGHT / 2), WIDTH, HEIGHT, boxstyle="round,pad=0.04",
+                               facecolor="white", edgecolor="0.35", linewidth=1.2)
+        ax.add_patch(patch)
+        text = ax.text(x, ROW, label, ha="center", va="center", fontsize=9)
+        if place is not None:
+            boxes[place], labels[place] = patch, text
+            notes[place] = ax.text(x, ROW - HEIGHT / 2 - 0.25, "", ha="center", va="top", fontsize=8.5,
+                                   linespacing=1.3)
+    for (_, x0, _), (_, x1, _) in zip(BOXES, BOXES[1:], strict=False):
+        ax.add_patch(FancyArrowPatch((x0 + WIDTH / 2 + 0.04, ROW), (x1 - WIDTH / 2 - 0.04, ROW),
+                                     arrowstyle="-|>", mutation_scale=9, color="0.35", linewidth=1))
+    v_from, v_to = BOXES[2][1], BOXES[-1][1]  # v skips the rotation and the scores
+    ax.add_patch(FancyArrowPatch((v_from, ROW + HEIGHT / 2 + 0.05), (v_to, ROW + HEIGHT / 2 + 0.05),
+                                 connectionstyle="arc3,rad=-0.12", arrowstyle="-|>", mutation_scale=9,
+                                 color="0.55", linewidth=1))
+    ax.text((v_from + v_to) / 2, ROW + HEIGHT / 2 + 0.72, "v (no scheme rotates or biases it)", ha="center",
+            va="bottom", fontsize=8, color="0.45")
+    heading = ax.set_title("", fontsize=10)
+
+    def update(scheme):
+        if scheme == "every scheme":
+            lit = set(groups)
+            heading.set_text("where position enters one attention layer (schemes placed by calling their hooks)")
+        else:
+            effect = effects[scheme]
+            lit = set(effect.places)
+            kind = "learned: it has trainable parameters" if effect.parameters else "fixed: nothing to train"
+            heading.set_text(f"{scheme}: {' and '.join(effect.places)} ({kind})")
+        for place, patch in boxes.items():
+            on = place in lit
+            color = PLACE_COLORS[place]
+            patch.set_facecolor(color if on else "white")
+            patch.set_alpha(0.3 if on else 1.0)
+            patch.set_edgecolor(color if on else "0.75")
+            patch.set_linewidth(2.2 if on else 1.0)
+            labels[place].set_color("black" if on else "0.6")
+            names = groups[place] if scheme == "every scheme" else tuple(n for n in groups[place] if n == scheme)
+            if place == NOWHERE:
+                text = f"{_names(groups[place])}: no hook;\nonly the mask breaks\norder blindness"
+            else:
+                text = f"{place}\n{_names(names) if on else ''}"
+            notes[place].set_text(text)
+            notes[place].set_color(color if on else "0.6")
+
+    controls = {"scheme": SCHEME.slider(scheme)}
+    return LiveFigure(fig, update, controls)
+

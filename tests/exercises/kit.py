@@ -1,0 +1,40 @@
+"""Shared assertions for the implement exercises' tests (one module per lesson uses them)."""
+
+from __future__ import annotations
+
+import helpers as H
+from helpers.exercises.core import get
+
+
+def assert_passes(exercise_id: str, fn) -> None:
+    result = H.check(exercise_id, fn)
+    assert result.passed and result.status == "passed" and result.mistake is None, result.message
+
+
+def assert_diagnosed(exercise_id: str, fn, mistake: str) -> None:
+    """``fn`` fails, and the message names ``mistake`` and how to fix it."""
+    assert mistake in get(exercise_id).mistakes, f"{mistake!r} is not catalogued for {exercise_id}"
+    result = H.check(exercise_id, fn)
+    assert result.status == "failed" and not result.passed, result.message
+    assert result.mistake == mistake, result.message
+    how_to_fix = get(exercise_id).mistakes[mistake][1]
+    assert mistake in result.message and how_to_fix in result.message and "First difference on case" in \
+        result.message, result.message
+
+
+def assert_fails_undiagnosed(exercise_id: str, fn) -> str:
+    result = H.check(exercise_id, fn)
+    assert result.status == "failed" and result.mistake is None, result.message
+    return result.message
+
+
+def solved_function(exercise_id: str):
+    """The ``my_…`` function the exercise's solution defines (its check line is not run)."""
+    exercise = get(exercise_id)
+    namespace = {"H": H}
+    exec(exercise.setup, namespace)
+    body = exercise.solution.split(f'H.check("{exercise_id}"')[0]
+    exec(body, namespace)
+    names = [n for n in namespace if n.startswith("my_")]
+    assert len(names) == 1, names
+    return namespace[names[0]]

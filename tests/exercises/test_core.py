@@ -1,0 +1,220 @@
+"""The checker's machinery on synthetic exercises: results, the not-attempted rule, messages,
+hints, the registry's refusals, and the property-by-property comparison."""
+
+import numpy as np
+import pytest
+import torch
+
+import helpers as H
+from helpers.exercises import compare, core
+from helpers.exercises.core import Case, CheckResult
+
+SOLUTION = 'def my_double(x):\n    return 2 * x\n\nH.check("99.double", my_double)\n'
+
+
+def _twice(x):
+    return 2 * x
+
+
+@pytest.fixture
+def synthetic():
+    """Three throw-away exercises (lesson 99), removed from the registry afterwards."""
+    before = dict(core._registry)
+    core.implement(
+        "99.double", title="double a tensor", reference=_twice,
+        cases=[Case("x = 0, 1, 2", (torch.arange(3.0),)), Case("x = 5, −5", (torch.tensor([5.0, -5.0]),))],
+        mistakes={"tripled": (lambda x: 3 * x, "multiply by 2, not 3."),
+                  "squared": (lambda x: x * x, "multiply, do not square."),
+                  "kept": ((lambda x: x, lambda x: x.clone()), "multiply by 2.")},
+        hints=("Multiply.", "By two.", "return 2 * x"), solution=SOLUTION)
+    core.predict("99.pick", title="pick one", question="Which?", choices={"Left": "Yes, left.", "right": "No."},
+                 answer="Left", hints=("Not right.", "Left."), solution='answer = "left"\nH.check("99.pick", answer)\n')
+    core.explore("99.count", title="count", question="How many?", context=("run",),
+                 verify=lambda answer, run: (answer == len(run), f"{len(run)} items in your run."),
+                 hints=("Count them.", "len(run)."), solution='H.check("99.count", 3, run=[1, 2, 3])\n')
+    core.reset_hints()
+    yield
+    core._registry.clear()
+    core._registry.update(before)
+    core.reset_hints()
+
+
+def test_a_result_shows_its_message_and_only_that(synthetic, capsys):
+    result = H.check("99.double", _twice)
+    assert isinstance(result, CheckResult) and result.passed and result.status == "passed"
+    assert repr(result) == str(result) == result.message
+    result._ipython_display_()
+    assert capsys.readouterr().out == result.message + "\n"
+    assert result.message == "99.double · passed: your function matches the course's reference on all 2 cases " \
+                             "(the lesson's sizes and the edge cases)."
+
+
+@pytest.mark.parametrize("answer", [None, Ellipsis])
+def test_none_and_ellipsis_are_not_attempted(synthetic, answer):
+    for exercise_id in ("99.double", "99.pick", "99.count"):
+        result = H.check(exercise_id, answer)
+        assert result.status == "not attempted" and not result.passed and result.mistake is None
+    assert H.check("99.double", answer).message == (
+        "99.double · not attempted yet: double a tensor.\nHint 1 of 3: Multiply.\n"
+        'More help: H.hint("99.double") for a hint, H.solution("99.double") for the solution.')
+
+
+def test_a_stub_is_not_attempted_but_a_later_notimplementederror_is_a_failure(synthetic):
+    def stub(x):
+        raise NotImplementedError  # your code here
+
+    def half_done(x):
+        if len(x) == 2:
+            raise NotImplementedError
+        return 2 * x
+
+    assert H.check("99.double", stub).status == "not attempted"
+    result = H.check("99.double", half_done)
+    assert result.status == "failed"
+    assert 'on case "x = 5, −5" your function raised NotImplementedError' in result.message
+
+
+def test_an_exception_in_the_answer_is_reported_not_raised(synthetic):
+    def broken(x):
+        return x @ torch.ones(5)
+
+    result = H.check("99.double", broken)
+    assert result.status == "failed" and result.mistake is None
+    assert result.message.startswith('99.double · failed: on case "x = 0, 1, 2", broken(<float32 tensor of shape '
+                                     '(3,)>) raised RuntimeError: ')
+    assert "Traceback" not in result.message and "0x" not in result.message
+
+
+def test_a_catalogued_mistake_is_named_with_its_fix_and_the_first_difference(synthetic):
+    result = H.check("99.double", lambda x: 3 * x)
+    assert result.mistake == "tripled"
+    assert result.message == (
+        "99.double · failed: this is a known mistake: tripled.\nHow to fix it: multiply by 2, not 3.\n"
+        'First difference on case "x = 0, 1, 2": values differ at [1]: expected 2, got 3 (off by 1); 2 of 3 '
+        'entries differ.\nMore help: H.hint("99.double") for a hint, H.solution("99.double") for the solution.')
+    assert H.check("99.double", lambda x: x + 0).mistake == "kept"  # any coding of a mistake matches
+
+
+def test_an_answer_equal_to_a_mistake_on_some_cases_only_is_not_named(synthetic):
+    result = H.check("99.double", lambda x: 3 * x if len(x) == 3 else 2 * x)
+    assert result.status == "failed" and result.mistake is None
+
+
+def test_wrong_kinds_of_answer_get_their_own_message(synthetic):
+    assert "got a str" in H.check("99.double", "2 * x").message
+    assert "your function returned a list of 3 items" in H.check("99.double", lambda x: x.tolist()).message
+    assert "shape: expected (3,), got (1, 3)" in H.check("99.double", lambda x: 2 * x[None]).message
+    assert "dtype: expected a floating-point tensor, got torch.int64 (convert with .float())" in H.check(
+        "99.double", lambda x: (2 * x).long()).message
+    assert H.check("99.double", lambda x: (2 * x).numpy()).passed
+    assert H.check("99.double", lambda x: (2 * x).double()).passed
+    assert "takes no keyword arguments, got run" in H.check("99.double", _twice, run=1).message
+
+
+def test_an_answer_that_changes_its_input_in_place_does_not_spoil_the_next_check(synthetic):
+    def in_place(x):
+        return x.mul_(2)
+
+    assert H.check("99.double", in_place).passed and H.check("99.double", in_place).passed
+
+
+def test_predict_matches_keys_case_insensitively_and_lists_choices(synthetic):
+    assert H.check("99.pick", " LEFT ").passed and H.check("99.pick", "left").message == \
+        '99.pick · passed: "Left" is right. Yes, left.'
+    wrong = H.check("99.pick", "Right")
+    assert wrong.status == "failed" and wrong.message.startswith('99.pick · failed: "right" is not it. No.')
+    unknown = H.check("99.pick", "middle")
+    assert unknown.status == "failed" and "'middle' is not one of the choices: \"Left\", \"right\"." in unknown.message
+    assert "is not one of the choices" in H.check("99.pick", ["left"]).message
+
+
+def test_explore_passes_the_learner_s_run_and_asks_for_it_when_missing(synthetic):
+    assert H.check("99.count", 3, run=[1, 2, 3]).passed
+    assert H.check("99.count", 2, run=[1, 2, 3]).message.startswith("99.count · failed: 3 items in your run.")
+    missing = H.check("99.count", 3)
+    assert missing.status == "failed" and 'H.check("99.count", answer, run=run)' in missing.message
+    crashed = H.check("99.count", 3, run=5)  # len(5) raises inside verify
+    assert crashed.status == "failed" and "the check could not run on this answer (TypeError" in crashed.message
+
+
+def test_hints_come_one_at_a_time_and_the_not_attempted_message_counts_as_the_first(synthetic, capsys):
+    H.hint("99.double")
+    H.hint("99.double")
+    H.hint("99.double")
+    H.hint("99.double")
+    assert capsys.readouterr().out.splitlines() == [
+        "99.double · hint 1 of 3: Multiply.", "99.double · hint 2 of 3: By two.",
+        "99.double · hint 3 of 3: return 2 * x",
+        '99.double: that was the last hint (3 of 3). H.solution("99.double") prints the solution.']
+    H.check("99.pick", None)
+    H.hint("99.pick")
+    assert capsys.readouterr().out == "99.pick · hint 2 of 2: Left.\n"
+
+
+def test_the_solution_is_printed_on_request(synthetic, capsys):
+    assert H.solution("99.double") is None
+    assert capsys.readouterr().out == SOLUTION
+
+
+def test_an_unknown_id_is_a_clear_error(synthetic):
+    for call in (lambda: H.check("99.tripple", _twice), lambda: H.hint("4.sinusoidal"), lambda: H.solution(4)):
+        with pytest.raises(ValueError, match=r"unknown exercise_id .*; the exercises are: .*99\.double, 99\.pick"):
+            call()
+
+
+def test_the_registry_refuses_malformed_exercises(synthetic):
+    good = dict(title="t", question="q", choices={"a": "", "b": ""}, answer="a", hints=("h1", "h2"),
+                solution='H.check("98.ok", answer)')
+    with pytest.raises(ValueError, match="must look like"):
+        core.predict("9.bad", **{**good, "solution": 'H.check("9.bad", answer)'})
+    with pytest.raises(ValueError, match="hints must be 2 or 3"):
+        core.predict("98.ok", **{**good, "hints": ("one",)})
+    with pytest.raises(ValueError, match="solution must end with its check line"):
+        core.predict("98.ok", **{**good, "solution": "answer = 'a'"})
+    with pytest.raises(ValueError, match="must be one of at least two choices"):
+        core.predict("98.ok", **{**good, "answer": "c"})
+    with pytest.raises(ValueError, match="at least three mistakes"):
+        core.implement("98.ok", title="t", reference=_twice, cases=[], mistakes={}, hints=("a", "b"),
+                       solution='H.check("98.ok", f)')
+    core._registry["98.ok"] = core.Predict("98.ok", "t", ("a", "b"), "", module="helpers.exercises.l98_other")
+    with pytest.raises(ValueError, match="defined twice"):
+        core.predict("98.ok", **good)
+
+
+def test_ids_come_in_course_order(synthetic):
+    ids = core.exercise_ids()
+    assert ids[-3:] == ("99.double", "99.pick", "99.count")
+    assert list(ids) == sorted(ids, key=lambda i: int(i[:2]))
+    assert H.EXERCISES == tuple(i for i in ids if not i.startswith("99."))
+
+
+# --- compare ----------------------------------------------------------------------------------------
+
+
+def test_first_failure_checks_type_shape_dtype_finiteness_values_in_that_order():
+    expected = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+    assert compare.first_failure(expected, expected.clone()) is None
+    assert compare.first_failure(expected, np.array([[0.0, 1.0], [2.0, 3.0]])) is None
+    assert compare.first_failure(expected, None).startswith("your function returned None")
+    assert compare.first_failure(expected, torch.zeros(2, 3, dtype=torch.int64)) == "shape: expected (2, 2), got (2, 3)"
+    assert compare.first_failure(expected, torch.zeros(2, 2, dtype=torch.bool)).startswith(
+        "dtype: expected a floating-point tensor, got torch.bool")
+    assert compare.first_failure(expected, torch.tensor([[0.0, 1.0], [float("nan"), 9.0]])) == \
+        "values: got nan at [1, 0] where 2 was expected (1 non-finite entries)"
+    assert compare.first_failure(expected, torch.tensor([[0.0, 1.0], [2.0, 3.5]])) == \
+        "values differ at [1, 1]: expected 3, got 3.5 (off by 0.5); 1 of 4 entries differ"
+
+
+def test_tolerances_and_integers():
+    expected = torch.tensor([1000.0, 1e-6])
+    assert compare.close(expected, expected * (1 + 5e-5))  # within rtol
+    assert not compare.close(expected, expected + torch.tensor([0.0, 1e-3]))  # beyond atol
+    assert compare.first_failure(torch.tensor([1, 2]), torch.tensor([1, 3], dtype=torch.int32)) == \
+        "values differ at [1]: expected 2, got 3; 1 of 2 entries differ"
+    assert compare.first_failure(torch.tensor([1, 2]), torch.tensor([1.0, 2.0])).endswith("(convert with .long())")
+    assert not compare.close(None, torch.zeros(1))
+
+
+def test_numbers_print_plainly():
+    assert [compare.format_number(x) for x in (3, 2.0, -0.0, 0.1234567, 1e-7, float("inf"))] == \
+        ["3", "2", "0", "0.123457", "1e-07", "inf"]

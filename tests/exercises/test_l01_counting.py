@@ -1,0 +1,91 @@
+"""Lesson 01's exercises: 01.attention_entropy against independent answers and its catalogued mistakes."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import helpers as H
+from helpers.exercises import core
+
+from .kit import assert_diagnosed, assert_passes, solved_function
+
+ID = "01.attention_entropy"
+
+
+def loop_entropy(weights):
+    """Independent: numpy, one row at a time, skipping the zero weights."""
+    w = np.asarray(weights, dtype=np.float64)
+    rows = w.reshape(-1, w.shape[-1])
+    out = np.array([-sum(a * math.log(a) for a in row if a > 0) for row in rows])
+    return out.reshape(w.shape[:-1])
+
+
+@pytest.mark.parametrize("answer", [
+    H.attention_entropy,
+    lambda w: torch.special.entr(w).sum(-1),
+    lambda w: -torch.xlogy(w, w).sum(dim=-1),
+    loop_entropy,
+    lambda w: loop_entropy(w).astype(np.float32),
+], ids=["helper", "entr", "xlogy", "numpy loop", "numpy float32"])
+def test_correct_answers_pass(answer):
+    assert_passes(ID, answer)
+
+
+def test_the_solution_passes():
+    assert_passes(ID, solved_function(ID))
+
+
+def _nats(w):
+    return torch.where(w > 0, w * torch.where(w > 0, w, 1.0).log(), 0.0)
+
+
+@pytest.mark.parametrize("mistake, answer", [
+    ("logarithm in base 2", lambda w: -torch.where(w > 0, w * torch.where(w > 0, w, 1.0).log2(), 0.0).sum(-1)),
+    ("logarithm in base 2", lambda w: loop_entropy(w) / math.log(2)),
+    ("minus sign missing", lambda w: torch.xlogy(w, w).sum(-1)),
+    ("summed over the wrong axis", lambda w: torch.special.entr(w).sum(0)),
+    ("summed over every axis", lambda w: torch.special.entr(w).sum()),
+    ("mean over the keys instead of the sum", lambda w: -_nats(w).mean(-1)),
+])
+def test_catalogued_mistakes_are_named(mistake, answer):
+    assert_diagnosed(ID, answer, mistake)
+
+
+def test_forgetting_zero_log_zero_points_at_the_nan():
+    result = H.check(ID, lambda w: -(w * w.log()).sum(-1))
+    assert result.status == "failed" and "nan" in result.message and "weights exactly 0" in result.message
+
+
+def test_wrong_shape_random_answer_and_stub():
+    keepdim = H.check(ID, lambda w: torch.special.entr(w).sum(-1, keepdim=True))
+    assert keepdim.status == "failed" and "shape" in keepdim.message and keepdim.mistake is None
+    noise = H.check(ID, lambda w: torch.rand(w.shape[:-1], generator=torch.Generator().manual_seed(0)))
+    assert noise.status == "failed" and noise.mistake is None
+
+    def stub(weights):
+        raise NotImplementedError  # your code here
+
+    assert H.check(ID, stub).status == "not attempted"
+    assert H.check(ID, None).status == "not attempted"
+
+
+def test_the_cases_hold_the_lesson_row_with_exact_zeros():
+    cases, expected, _ = core.get(ID).prepared()
+    (counted,) = next(c.args for c in cases if "L = 256" in c.label)
+    assert counted.shape == (256,) and int((counted == 0).sum()) > 200
+    uniform = next(e for c, e in zip(cases, expected, strict=True) if "uniform" in c.label)
+    assert math.isclose(float(uniform), math.log(4), rel_tol=1e-6)
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("itself", "passed"), ("  Itself ", "passed"), ("spread", "failed"), ("first", "failed"), ("unchanged", "failed"),
+])
+def test_collapse_verdicts(answer, verdict):
+    assert H.check("01.collapse", answer).status == verdict
+
+
+def test_collapse_answer_matches_the_lesson():
+    snap = H.counting_snapshot(1000, mode="feature")
+    assert int(snap.weights.argmax()) == 999 and snap.weight_on_last > 0.9999

@@ -1,0 +1,138 @@
+"""Lesson 03's exercises: the implement exercise against independent answers and its catalogued
+mistakes (each written out here, not taken from the module), and every choice of the predictions."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import helpers as H
+from helpers.exercises.core import get
+from helpers.exercises.l03_single_sine import SMALLEST_GAP_SOLUTION
+
+
+def _brute_force(omega, length):
+    # every pair p < q, in plain Python floats
+    codes = [math.sin(omega * p) for p in range(length)]
+    best = min(abs(codes[p] - codes[q]) for p in range(length) for q in range(p + 1, length))
+    return torch.tensor(best, dtype=torch.float64)
+
+
+def _all_pairs_numpy(omega, length):
+    codes = np.sin(omega * np.arange(length, dtype=np.float64))
+    gaps = np.abs(codes[:, None] - codes[None, :])
+    np.fill_diagonal(gaps, np.inf)
+    return gaps.min()  # a numpy scalar, 0-dim once converted
+
+
+def _solution_function():
+    namespace = {"H": H}
+    exec(SMALLEST_GAP_SOLUTION.replace('H.check("03.smallest_gap", my_smallest_gap)', ""), namespace)
+    return namespace["my_smallest_gap"]
+
+
+def _in_float64(omega, length):
+    return torch.sin(omega * torch.arange(length, dtype=torch.float64))
+
+
+def test_brute_force_agrees_with_the_reference_values():
+    # hand-derived anchors the lesson prints: ω = 1 over 1000 positions → pair (11, 344), gap 1.33e-7
+    assert math.isclose(_brute_force(1.0, 1000).item(), abs(math.sin(11) - math.sin(344)), rel_tol=1e-12)
+    assert _brute_force(2 * math.pi / 12, 12).item() < 1e-12
+
+
+@pytest.mark.parametrize("answer", [_solution_function(), _brute_force,
+                                    lambda w, n: np.asarray(_all_pairs_numpy(w, n))],
+                         ids=["solution", "brute force, python floats", "numpy all pairs"])
+def test_correct_answers_pass(answer):
+    result = H.check("03.smallest_gap", answer)
+    assert result.passed, result.message
+    assert result.status == "passed" and result.mistake is None
+
+
+def _pairs_with_itself(w, n):
+    codes = _in_float64(w, n)
+    return (codes[:, None] - codes[None, :]).abs().min()
+
+
+def _from_one(w, n):
+    return torch.sin(w * torch.arange(1, n + 1, dtype=torch.float64)).sort().values.diff().min()
+
+
+def _single_precision(w, n):
+    codes = torch.sin(torch.tensor(w, dtype=torch.float32) * torch.arange(n, dtype=torch.float32))
+    return codes.sort().values.diff().min()
+
+
+MISTAKES = {
+    "neighbours only": lambda w, n: _in_float64(w, n).diff().abs().min(),
+    "a position compared with itself": _pairs_with_itself,
+    "positions counted from 1": _from_one,
+    "computed in float32": _single_precision,
+}
+
+
+def test_every_catalogued_mistake_is_tested_here():
+    assert set(MISTAKES) == set(get("03.smallest_gap").mistakes)
+
+
+@pytest.mark.parametrize("name", list(MISTAKES))
+def test_each_mistake_is_named(name):
+    result = H.check("03.smallest_gap", MISTAKES[name])
+    assert result.status == "failed" and result.mistake == name, result.message
+    assert name in result.message and "How to fix it" in result.message
+
+
+def test_a_wrong_shape_a_random_answer_and_a_float_fail_without_a_mistake_name():
+    shape = H.check("03.smallest_gap", lambda w, n: _in_float64(w, n)[:2])
+    assert shape.status == "failed" and "shape" in shape.message and shape.mistake is None
+    random = H.check("03.smallest_gap", lambda w, n: torch.rand((), dtype=torch.float64))
+    assert random.status == "failed" and random.mistake is None
+    number = H.check("03.smallest_gap", lambda w, n: float(_brute_force(w, n)))
+    assert number.status == "failed" and "torch.Tensor" in number.message
+
+
+def test_the_stub_is_not_attempted_and_an_error_is_reported():
+    def my_smallest_gap(omega, length):
+        raise NotImplementedError  # your code here
+
+    assert H.check("03.smallest_gap", my_smallest_gap).status == "not attempted"
+    assert H.check("03.smallest_gap", None).status == "not attempted"
+    broken = H.check("03.smallest_gap", lambda w, n: 1 / 0)
+    assert broken.status == "failed" and "ZeroDivisionError" in broken.message
+
+
+@pytest.mark.parametrize(("exercise_id", "right"), [("03.gap_trend", "falls"), ("03.circle_pair", "repeat")])
+def test_predictions_give_every_choice_its_verdict(exercise_id, right):
+    choices = get(exercise_id).choices
+    for choice in choices:
+        result = H.check(exercise_id, choice)
+        assert result.passed == (choice == right), (choice, result.message)
+    assert H.check(exercise_id, f"  {right.upper()} ").passed
+    assert H.check(exercise_id, "perhaps").status == "failed"
+    assert H.check(exercise_id, None).status == "not attempted"
+
+
+def test_the_prediction_answers_are_what_the_lesson_computes():
+    # 03.gap_trend: the smallest gap over 1000 positions falls from ω = 0.001 to ω = 1
+    gaps = [_brute_force(w, 1000).item() for w in (0.001, 0.01, 0.1, 1.0)]
+    assert gaps == sorted(gaps, reverse=True)
+    # 03.circle_pair: at ω = 1, L = 50 the closest pair on the circle is a near-repeat, 44 apart
+    p = torch.arange(50, dtype=torch.float64)
+    circle = torch.stack((p.cos(), p.sin()), dim=1)
+    distance = torch.cdist(circle, circle) + torch.eye(50, dtype=torch.float64) * 9
+    i, j = divmod(int(distance.argmin()), 50)
+    assert abs(i - j) == 44 and abs(44 / (2 * math.pi) - 7) < 0.01  # every pair 44 apart ties
+    assert H.sine_snapshot(1.0, 50).circle_pair[:2] == (0, 44)
+    # the wave's closest pair (8, 14) is a mirror pair: same sine, cosines of opposite sign
+    assert abs(math.sin(8) - math.sin(14)) < 0.002 and math.cos(8) * math.cos(14) < 0
+
+
+def test_solutions_run_and_pass():
+    for exercise_id in ("03.gap_trend", "03.smallest_gap", "03.circle_pair"):
+        namespace = {"H": H}
+        source = get(exercise_id).solution.strip().splitlines()
+        exec("\n".join(source[:-1]), namespace)
+        result = eval(source[-1], namespace)
+        assert result.passed, result.message

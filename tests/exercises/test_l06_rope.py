@@ -1,0 +1,107 @@
+"""06.rope: independent correct answers pass; each catalogued mistake, written out here, is named."""
+
+import math
+
+import pytest
+import torch
+
+from helpers.rotary import rope
+
+from .kit import assert_diagnosed, assert_fails_undiagnosed, assert_passes, solved_function
+
+ID = "06.rope"
+
+
+def _omega(d, base, step=2):
+    return base ** (-step * torch.arange(d // 2, dtype=torch.float64) / d)
+
+
+def complex_numbers(x, positions, base=10000.0, layout="interleaved"):
+    d = x.shape[-1]
+    z = torch.polar(torch.ones(len(positions), d // 2, dtype=torch.float64),
+                    positions.double()[:, None] * _omega(d, base))
+    xd = x.double()
+    if layout == "interleaved":
+        pairs = torch.complex(xd[..., 0::2], xd[..., 1::2]) * z
+        out = torch.stack((pairs.real, pairs.imag), -1).flatten(-2)
+    else:
+        pairs = torch.complex(xd[..., : d // 2], xd[..., d // 2:]) * z
+        out = torch.cat((pairs.real, pairs.imag), -1)
+    return out.to(x.dtype)
+
+
+def rotation_matrices_float32(x, positions, base=10000.0, layout="interleaved"):
+    # one d × d matrix per position, built with Python loops, applied in float32 whatever x's dtype
+    d = x.shape[-1]
+    out = torch.empty(x.shape, dtype=torch.float32)
+    for row, p in enumerate(positions.tolist()):
+        r = torch.zeros(d, d)
+        for i in range(d // 2):
+            a = p * base ** (-2 * i / d)
+            u, v = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
+            r[u, u], r[u, v], r[v, u], r[v, v] = math.cos(a), -math.sin(a), math.sin(a), math.cos(a)
+        out[..., row, :] = x[..., row, :].float() @ r.T
+    return out
+
+
+def textbook_rotate_half(x, positions, base=10000.0, layout="interleaved"):
+    # Hugging Face's form: x·cos + rotate_half(x)·sin, with the interleaved layout reached by permuting
+    d = x.shape[-1]
+    perm = torch.cat((torch.arange(0, d, 2), torch.arange(1, d, 2)))
+    xh = x[..., perm] if layout == "interleaved" else x
+    theta = positions.double()[:, None] * _omega(d, base)
+    cos, sin = torch.cat((theta.cos(), theta.cos()), -1), torch.cat((theta.sin(), theta.sin()), -1)
+    rotated = torch.cat((-xh[..., d // 2:], xh[..., : d // 2]), -1)
+    out = (xh.double() * cos + rotated.double() * sin).to(x.dtype)
+    return out[..., torch.argsort(perm)] if layout == "interleaved" else out
+
+
+@pytest.mark.parametrize("fn", [lambda x, p, base=10000.0, layout="interleaved": rope(x, p, base, layout),
+                                complex_numbers, rotation_matrices_float32, textbook_rotate_half,
+                                solved_function(ID)],
+                         ids=["reference", "complex", "matrices_float32", "rotate_half", "solution"])
+def test_correct_answers_pass(fn):
+    assert_passes(ID, fn)
+
+
+def _turn(x, positions, base, layout, sign=1, step=2, shift=0):
+    """A plain-loop rotation with the mistakes' knobs (independent of the module's)."""
+    d = x.shape[-1]
+    out = x.double().clone()
+    for row, p in enumerate(positions.tolist()):
+        for i in range(d // 2):
+            a = sign * (p + shift) * base ** (-step * i / d)
+            u, v = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
+            xu, xv = x[..., row, u].double(), x[..., row, v].double()
+            c, s = math.cos(a), math.sin(a)
+            out[..., row, u], out[..., row, v] = xu * c - xv * s, xu * s + xv * c
+    return out
+
+
+MISTAKES = {
+    "rotation by −θ": lambda x, p, base=10000.0, layout="interleaved": _turn(x, p, base, layout, sign=-1),
+    "half layout used for both layouts": lambda x, p, base=10000.0, layout="interleaved": _turn(x, p, base, "half"),
+    "interleaved layout used for both layouts": lambda x, p, base=10000.0, layout="interleaved": _turn(
+        x, p, base, "interleaved"),
+    "ω_i = base^(−i/d) instead of base^(−2i/d)": lambda x, p, base=10000.0, layout="interleaved": _turn(
+        x, p, base, layout, step=1),
+    "positions counted from 1": lambda x, p, base=10000.0, layout="interleaved": _turn(x, p, base, layout, shift=1),
+}
+
+
+@pytest.mark.parametrize("name", list(MISTAKES))
+def test_each_catalogued_mistake_is_named(name):
+    assert_diagnosed(ID, MISTAKES[name], name)
+
+
+def test_an_unrotated_x_fails_at_the_first_moved_entry():
+    message = assert_fails_undiagnosed(ID, lambda x, p, base=10000.0, layout="interleaved": x)
+    assert 'on case "x (4, 8) float32, positions 0…3, interleaved": values differ at [1, 0]: expected ' in message
+    assert "of 32 entries differ." in message
+
+
+def test_a_rope_that_changes_x_in_place_is_still_checked_fairly():
+    def in_place(x, positions, base=10000.0, layout="interleaved"):
+        x.copy_(rope(x, positions, base, layout))
+        return x
+    assert_passes(ID, in_place)

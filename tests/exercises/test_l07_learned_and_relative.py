@@ -1,0 +1,151 @@
+"""07.alibi_slopes and 07.t5_bucket: independent correct answers pass; each catalogued mistake, written
+out here, is named."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from helpers.relative import alibi_slopes, t5_bucket
+
+from .kit import assert_diagnosed, assert_fails_undiagnosed, assert_passes, solved_function
+
+# --- 07.alibi_slopes: Press et al.'s own construction (a start and a ratio), recursive ----------------
+
+
+def press_slopes(n_heads):
+    def power_of_2(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start**i for i in range(n)]
+
+    if math.log2(n_heads).is_integer():
+        return np.array(power_of_2(n_heads))
+    closest = 2 ** math.floor(math.log2(n_heads))
+    return np.array(power_of_2(closest) + list(press_slopes(2 * closest))[0::2][: n_heads - closest])
+
+
+def exponents_float64(n_heads):
+    n0 = 1 << (n_heads.bit_length() - 1)
+    h = torch.arange(1, n0 + 1, dtype=torch.float64)
+    extra = 2 * torch.arange(n_heads - n0, dtype=torch.float64) + 1  # the 1st, 3rd, … of 2·n0 heads
+    return torch.cat((2 ** (-8 * h / n0), 2 ** (-8 * extra / (2 * n0))))
+
+
+@pytest.mark.parametrize("fn", [alibi_slopes, press_slopes, exponents_float64, solved_function("07.alibi_slopes")],
+                         ids=["reference", "press", "exponents_float64", "solution"])
+def test_alibi_correct_answers_pass(fn):
+    assert_passes("07.alibi_slopes", fn)
+
+
+def _geometric(n, first=1):
+    return [2 ** (-8 * h / n) for h in range(first, first + n)]
+
+
+def _largest_power(n):
+    return 2 ** math.floor(math.log2(n))
+
+
+ALIBI_MISTAKES = {
+    "the power-of-two formula for every head count": lambda n: np.array(_geometric(n)),
+    "slopes of the next power of two, cut short": lambda n: np.array(_geometric(2 ** math.ceil(math.log2(n)))[:n]),
+    "heads counted from 0": lambda n: np.array(
+        _geometric(_largest_power(n), 0) + _geometric(2 * _largest_power(n), 0)[0::2][: n - _largest_power(n)]),
+    "the extra heads take the 2nd, 4th, … slopes of 2·n0 heads": lambda n: np.array(
+        _geometric(_largest_power(n)) + _geometric(2 * _largest_power(n))[1::2][: n - _largest_power(n)]),
+}
+
+
+@pytest.mark.parametrize("name", list(ALIBI_MISTAKES))
+def test_alibi_mistakes_are_named(name):
+    assert_diagnosed("07.alibi_slopes", ALIBI_MISTAKES[name], name)
+
+
+def test_alibi_sorted_slopes_fail_at_the_first_non_power_of_two():
+    message = assert_fails_undiagnosed("07.alibi_slopes", lambda n: alibi_slopes(n).sort(descending=True).values)
+    assert 'on case "n_heads=12 (not a power of two)": values differ at [0]: expected 0.5, got 0.707107 ' in message
+
+
+def test_alibi_a_list_is_refused_with_its_own_message():
+    message = assert_fails_undiagnosed("07.alibi_slopes", lambda n: alibi_slopes(n).tolist())
+    assert "your function returned a list of 8 items; it should return a torch.Tensor" in message
+
+
+# --- 07.t5_bucket: a plain-Python transcription of T5's rule, and Mesh TensorFlow's float32 form ----------
+
+
+def python_loops(relative_position, bidirectional, num_buckets, max_distance):
+    out = []
+    for r in relative_position.flatten().tolist():
+        n, bucket = num_buckets, 0
+        if bidirectional:
+            n //= 2
+            bucket = n if r > 0 else 0
+            distance = abs(r)
+        else:
+            distance = max(-r, 0)
+        exact = n // 2
+        if distance < exact:
+            out.append(bucket + distance)
+        else:
+            far = exact + int(math.log(distance / exact) / math.log(max_distance / exact) * (n - exact))
+            out.append(bucket + min(far, n - 1))
+    return torch.tensor(out).reshape(relative_position.shape)
+
+
+def numpy_int32(relative_position, bidirectional, num_buckets, max_distance):
+    n = -relative_position.numpy().astype(np.int64)  # Mesh TensorFlow works with query − key
+    ret = np.zeros_like(n)
+    if bidirectional:
+        num_buckets //= 2
+        ret += (n < 0).astype(np.int64) * num_buckets
+        n = np.abs(n)
+    else:
+        n = np.maximum(n, 0)
+    max_exact = num_buckets // 2
+    large = max_exact + (np.log(np.maximum(n, 1).astype(np.float32) / max_exact) / math.log(max_distance / max_exact)
+                         * (num_buckets - max_exact)).astype(np.int64)
+    large = np.minimum(large, num_buckets - 1)
+    return (ret + np.where(n < max_exact, n, large)).astype(np.int32)
+
+
+@pytest.mark.parametrize("fn", [t5_bucket, python_loops, numpy_int32, solved_function("07.t5_bucket")],
+                         ids=["reference", "python_loops", "numpy_int32", "solution"])
+def test_t5_correct_answers_pass(fn):
+    assert_passes("07.t5_bucket", fn)
+
+
+def _variant(rel, bidirectional, num_buckets, max_distance, halve=True, absolute=False, cap=True):
+    out = []
+    for r in rel.flatten().tolist():
+        n, bucket = num_buckets, 0
+        if bidirectional:
+            n = n // 2 if halve else n
+            bucket = n if r > 0 else 0
+            distance = abs(r)
+        else:
+            distance = abs(r) if absolute else max(-r, 0)
+        exact = n // 2
+        far = exact + int(math.log(max(distance, 1) / exact) / math.log(max_distance / exact) * (n - exact))
+        out.append(bucket + (distance if distance < exact else (min(far, n - 1) if cap else far)))
+    return torch.tensor(out).reshape(rel.shape)
+
+
+T5_MISTAKES = {
+    "offset sign flipped (query − key)": lambda r, b, n, m: python_loops(-r, b, n, m),
+    "causal and bidirectional swapped": lambda r, b, n, m: python_loops(r, not b, n, m),
+    "buckets not halved when bidirectional": lambda r, b, n, m: _variant(r, b, n, m, halve=False),
+    "causal distance taken as |offset|": lambda r, b, n, m: _variant(r, b, n, m, absolute=True),
+    "far buckets not capped at the last bucket": lambda r, b, n, m: _variant(r, b, n, m, cap=False),
+}
+
+
+@pytest.mark.parametrize("name", list(T5_MISTAKES))
+def test_t5_mistakes_are_named(name):
+    assert_diagnosed("07.t5_bucket", T5_MISTAKES[name], name)
+
+
+def test_t5_float_buckets_get_the_dtype_message():
+    message = assert_fails_undiagnosed("07.t5_bucket", lambda r, b, n, m: t5_bucket(r, b, n, m).float())
+    assert "dtype: expected a integer tensor" not in message
+    assert "dtype: expected an integer tensor, got torch.float32 (convert with .long())" in message

@@ -1,0 +1,133 @@
+"""09.ntk_inv_freq and 09.llama3_inv_freq: independent correct answers pass; each catalogued mistake,
+written out here, is named."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from .kit import assert_diagnosed, assert_fails_undiagnosed, assert_passes, solved_function
+
+NTK, LLAMA3 = "09.ntk_inv_freq", "09.llama3_inv_freq"
+
+
+def _omega(head_dim, base):
+    return np.array([base ** (-2 * i / head_dim) for i in range(head_dim // 2)])
+
+
+# --- 09.ntk_inv_freq -------------------------------------------------------------------------------
+
+
+def ntk_per_pair_float32(head_dim, base, factor):
+    # ω'_i = ω_i · factor^(−2i/(d−2)): the slowest pair divided by the factor, the fastest kept
+    i = torch.arange(head_dim // 2, dtype=torch.float32)
+    return base ** (-2 * i / head_dim) * factor ** (-2 * i / (head_dim - 2))
+
+
+def ntk_loops(head_dim, base, factor):
+    new_base = base * factor ** (head_dim / (head_dim - 2))
+    return np.array([1.0 / new_base ** (2 * i / head_dim) for i in range(head_dim // 2)])
+
+
+@pytest.mark.parametrize("fn", [ntk_per_pair_float32, ntk_loops, solved_function(NTK)],
+                         ids=["per_pair_float32", "loops", "solution"])
+def test_ntk_correct_answers_pass(fn):
+    assert_passes(NTK, fn)
+
+
+NTK_MISTAKES = {
+    "exponent d/(d−2) missing (base·factor)": lambda d, base, f: _omega(d, base * f),
+    "every frequency divided by the factor (position interpolation)": lambda d, base, f: _omega(d, base) / f,
+    "exponent (d−2)/d instead of d/(d−2)": lambda d, base, f: _omega(d, base * f ** ((d - 2) / d)),
+    "base divided instead of multiplied": lambda d, base, f: _omega(d, base / f ** (d / (d - 2))),
+}
+
+
+@pytest.mark.parametrize("name", list(NTK_MISTAKES))
+def test_ntk_mistakes_are_named(name):
+    assert_diagnosed(NTK, NTK_MISTAKES[name], name)
+
+
+def test_ntk_all_frequencies_returned_fails_on_shape():
+    message = assert_fails_undiagnosed(NTK, lambda d, base, f: torch.ones(d))
+    assert 'on case "head_dim=64, base=10000.0, factor=4.0": shape: expected (32,), got (64,).' in message
+
+
+# --- 09.llama3_inv_freq ----------------------------------------------------------------------------
+
+
+def llama3_hugging_face(head_dim, base, factor, low_freq_factor, high_freq_factor, original_max_len):
+    # transcribed from the wavelength form of transformers' _compute_llama3_parameters
+    inv_freq = torch.tensor(_omega(head_dim, base))
+    low_freq_wavelen = original_max_len / low_freq_factor
+    high_freq_wavelen = original_max_len / high_freq_factor
+    wavelen = 2 * math.pi / inv_freq
+    inv_freq_llama = torch.where(wavelen > low_freq_wavelen, inv_freq / factor, inv_freq)
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    smoothed = (1 - smooth) * inv_freq_llama / factor + smooth * inv_freq_llama
+    is_medium = ~(wavelen < high_freq_wavelen) & ~(wavelen > low_freq_wavelen)
+    return torch.where(is_medium, smoothed, inv_freq_llama)
+
+
+def llama3_branches(head_dim, base, factor, low_freq_factor, high_freq_factor, original_max_len, two_pi=2 * math.pi):
+    out = []
+    for w in _omega(head_dim, base):
+        turns = original_max_len * w / two_pi
+        if turns >= high_freq_factor:
+            out.append(w)
+        elif turns <= low_freq_factor:
+            out.append(w / factor)
+        else:
+            s = (turns - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            out.append(s * w + (1 - s) * w / factor)
+    return np.array(out, dtype=np.float32)
+
+
+@pytest.mark.parametrize("fn", [llama3_hugging_face, llama3_branches, solved_function(LLAMA3)],
+                         ids=["hugging_face", "branches_float32", "solution"])
+def test_llama3_correct_answers_pass(fn):
+    assert_passes(LLAMA3, fn)
+
+
+def _thresholds_multiplied(d, base, f, low, high, length):
+    out = []
+    for w in _omega(d, base):
+        wavelength = 2 * math.pi / w
+        if wavelength < length * low:
+            out.append(w)
+        elif wavelength > length * high:
+            out.append(w / f)
+        else:
+            s = (length / wavelength - low) / (high - low)
+            out.append(s * w + (1 - s) * w / f)
+    return np.array(out)
+
+
+def _clamped_ramp(d, base, f, low, high, length):
+    omega = _omega(d, base)
+    kept = np.clip((length * omega / (2 * math.pi) - low) / (high - low), 0, 1)
+    return kept * omega + (1 - kept) * omega / f
+
+
+# (name, answer): the swap is written in both codings, branches (a step at r = low) and the clamped ramp
+LLAMA3_MISTAKES = [
+    ("low and high factors swapped", lambda d, base, f, low, high, length: llama3_branches(d, base, f, high, low,
+                                                                                            length)),
+    ("low and high factors swapped", lambda d, base, f, low, high, length: _clamped_ramp(d, base, f, high, low,
+                                                                                          length)),
+    ("wavelength taken as 1/ω instead of 2π/ω", lambda d, base, f, low, high, length: llama3_branches(
+        d, base, f, low, high, length, two_pi=1.0)),
+    ("every frequency divided by the factor (position interpolation)", lambda d, base, f, *rest: _omega(d, base) / f),
+    ("wavelength thresholds L·factor instead of L/factor", _thresholds_multiplied),
+]
+
+
+@pytest.mark.parametrize(("name", "answer"), LLAMA3_MISTAKES, ids=["swapped_branches", "swapped_ramp", "no_two_pi",
+                                                                   "linear", "thresholds_multiplied"])
+def test_llama3_mistakes_are_named(name, answer):
+    assert_diagnosed(LLAMA3, answer, name)
+
+
+def test_the_clamped_ramp_is_a_correct_answer():
+    assert_passes(LLAMA3, _clamped_ramp)

@@ -1,0 +1,58 @@
+"""Lesson 10's predictions (10.wrong_layout, 10.bfloat16_position): every choice gets its verdict, and
+the right answer is what torch and an independent rotation compute."""
+
+import pytest
+import torch
+
+import helpers as H
+from helpers.exercises.core import get
+
+
+@pytest.mark.parametrize(("exercise_id", "right"), [("10.wrong_layout", "b"), ("10.bfloat16_position", "256")])
+def test_every_choice_gets_its_verdict(exercise_id, right):
+    choices = get(exercise_id).choices
+    assert right in choices and len(choices) >= 3
+    for choice in choices:
+        result = H.check(exercise_id, choice)
+        assert result.passed == (choice == right), (choice, result.message)
+        assert result.status == ("passed" if choice == right else "failed")
+    assert H.check(exercise_id, f" {right.upper()} ").passed
+    assert H.check(exercise_id, "no idea").status == "failed"
+    assert H.check(exercise_id, None).status == "not attempted"
+
+
+def test_bfloat16_stores_257_as_256():
+    assert H.check("10.bfloat16_position", 256).passed  # a number is matched by its text
+    assert torch.tensor(257.0).to(torch.bfloat16).item() == 256.0
+    assert torch.tensor(259.0).to(torch.bfloat16).item() == 260.0  # the other tie goes up: round half to even
+    assert torch.tensor(257.0).to(torch.bfloat16).item() != float("inf")
+
+
+def _turn_pairs(x, positions, pairs, d):
+    """Rotate x (length, d) by +p·ω_i on the feature pairs ``pairs`` (list of (a, b)), written out by hand."""
+    out = x.clone()
+    for i, (a, b) in enumerate(pairs):
+        theta = positions.double() * 10000.0 ** (-2 * i / d)
+        c, s = theta.cos(), theta.sin()
+        out[:, a], out[:, b] = x[:, a] * c - x[:, b] * s, x[:, a] * s + x[:, b] * c
+    return out
+
+
+def test_wrong_layout_is_offset_only_but_a_different_function_of_the_offset():
+    d, n = 8, 12
+    g = torch.Generator().manual_seed(0)
+    q, k = torch.randn(2, d, generator=g, dtype=torch.float64)
+    pos = torch.arange(n)
+    interleaved = [(2 * i, 2 * i + 1) for i in range(d // 2)]
+    half = [(i, i + d // 2) for i in range(d // 2)]
+    rows = {}
+    for name, pairs in (("interleaved", interleaved), ("half", half)):
+        qr, kr = _turn_pairs(q.expand(n, d), pos, pairs, d), _turn_pairs(k.expand(n, d), pos, pairs, d)
+        scores = qr @ kr.T
+        by_offset = [torch.diagonal(scores, -delta) for delta in range(n)]  # query m = key n + δ
+        assert all(torch.allclose(s, s[0].expand_as(s), atol=1e-12) for s in by_offset)  # offset only: not "c"
+        rows[name] = torch.stack([s[0] for s in by_offset])
+    assert torch.isclose(rows["interleaved"][0], rows["half"][0])  # δ = 0 agrees
+    assert (rows["interleaved"][1:] - rows["half"][1:]).abs().max() > 0.1  # but not elsewhere: not "a"
+    # and H.rope's half layout is the hand-written one
+    assert torch.allclose(H.rope(q.expand(n, d).contiguous(), layout="half"), _turn_pairs(q.expand(n, d), pos, half, d))

@@ -1,0 +1,89 @@
+"""10.half_layout_rows: independent correct answers pass; each catalogued mistake, written out here, is
+named; and a correct answer does what the exercise claims (RoPE scores unchanged across the layouts)."""
+
+import numpy as np
+import pytest
+import torch
+
+from helpers.rotary import rope
+
+from .kit import assert_diagnosed, assert_fails_undiagnosed, assert_passes, solved_function
+
+ID = "10.half_layout_rows"
+
+
+def hugging_face_permute(weight, n_heads):
+    # transformers' convert_llama_weights_to_hf.permute, with dim1 = weight rows and dim2 = columns
+    dim1, dim2 = weight.shape
+    return weight.view(n_heads, dim1 // n_heads // 2, 2, dim2).transpose(1, 2).reshape(dim1, dim2)
+
+
+def permutation_matrix_numpy(weight, n_heads):
+    rows = weight.shape[0]
+    head_dim = rows // n_heads
+    p = np.zeros((rows, rows))
+    for h in range(n_heads):
+        for j in range(head_dim // 2):
+            p[h * head_dim + j, h * head_dim + 2 * j] = 1.0
+            p[h * head_dim + head_dim // 2 + j, h * head_dim + 2 * j + 1] = 1.0
+    return p @ weight.numpy()
+
+
+@pytest.mark.parametrize("fn", [hugging_face_permute, permutation_matrix_numpy, solved_function(ID)],
+                         ids=["hugging_face", "permutation_matrix", "solution"])
+def test_correct_answers_pass(fn):
+    assert_passes(ID, fn)
+
+
+def test_the_reordered_weights_give_the_same_scores_in_the_half_layout():
+    g = torch.Generator().manual_seed(0)
+    n_heads, head_dim, d_in, length = 3, 8, 12, 5
+    wq, wk = torch.randn(n_heads * head_dim, d_in, generator=g), torch.randn(n_heads * head_dim, d_in, generator=g)
+    x = torch.randn(length, d_in, generator=g)
+
+    def scores(w_q, w_k, layout):
+        q = rope((x @ w_q.T).view(length, n_heads, head_dim).transpose(0, 1), torch.arange(length), layout=layout)
+        k = rope((x @ w_k.T).view(length, n_heads, head_dim).transpose(0, 1), torch.arange(length), layout=layout)
+        return q @ k.transpose(-1, -2)
+
+    fn = solved_function(ID)
+    assert torch.allclose(scores(wq, wk, "interleaved"), scores(fn(wq, n_heads), fn(wk, n_heads), "half"), atol=1e-4)
+    assert not torch.allclose(scores(wq, wk, "interleaved"), scores(wq, wk, "half"), atol=1e-2)
+
+
+def _per_head(weight, n_heads, order):
+    head_dim = weight.shape[0] // n_heads
+    rows = [h * head_dim + r for h in range(n_heads) for r in order(head_dim)]
+    return weight[rows]
+
+
+def _even_then_odd(n):
+    return list(range(0, n, 2)) + list(range(1, n, 2))
+
+
+def _inverse(n):
+    return [j // 2 if j % 2 == 0 else n // 2 + j // 2 for j in range(n)]
+
+
+def _columns(weight, n_heads):
+    per_head = weight.shape[1] // n_heads
+    return weight[:, [h * per_head + c for h in range(n_heads) for c in _even_then_odd(per_head)]]
+
+
+MISTAKES = {
+    "permutation over the whole projection instead of head by head": lambda w, n: w[_even_then_odd(w.shape[0])],
+    "the inverse permutation (half → interleaved)": lambda w, n: _per_head(w, n, _inverse),
+    "columns reordered instead of rows": _columns,
+    "the two halves of each head swapped": lambda w, n: _per_head(
+        w, n, lambda d: list(range(1, d, 2)) + list(range(0, d, 2))),
+}
+
+
+@pytest.mark.parametrize("name", list(MISTAKES))
+def test_each_catalogued_mistake_is_named(name):
+    assert_diagnosed(ID, MISTAKES[name], name)
+
+
+def test_the_weight_unchanged_fails_at_the_second_row():
+    message = assert_fails_undiagnosed(ID, lambda w, n: w.clone())
+    assert 'on case "weight (32, 16) float32, n_heads=4 (head_dim 8)": values differ at [1, 0]: expected ' in message

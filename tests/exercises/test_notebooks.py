@@ -1,0 +1,173 @@
+"""End to end: the notebooks' exercise cells, with and without their solutions.
+
+- Static (the committed notebooks): every code cell tagged ``exercise`` names one registered id in its
+  ``H.check("…"`` line, every registered id has exactly one such cell, in course order, and the
+  stored output of each says "not attempted".
+- Executed (one run per notebook, marked ``end_to_end``): each exercise cell is replaced by its
+  exercise's solution, the notebook runs top to bottom in a temporary copy (working directory
+  notebooks/, kernel python3, the client of tools/run_notebooks.py), and every exercise cell's output
+  says "passed".
+The machinery itself is proven on a small synthetic notebook.
+"""
+
+from __future__ import annotations
+
+import copy as copy_module
+import importlib.util
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import helpers as H
+from helpers.exercises import core
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+CHECK_CALL = re.compile(r'H\.check\(\s*"([^"]+)"')
+
+
+def exercise_cells(nb) -> list[tuple[int, str | None]]:
+    """(cell index, exercise id or None when the cell names none) of every code cell tagged ``exercise``."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and "exercise" in cell.metadata.get("tags", []):
+            ids = CHECK_CALL.findall(cell.source)
+            found.append((index, ids[-1] if len(ids) == 1 else None))
+    return found
+
+
+def output_text(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            parts.append(out.get("text", ""))
+        elif "data" in out:
+            parts.append(out["data"].get("text/plain", ""))
+        elif out.get("output_type") == "error":
+            parts.append(f"{out.get('ename')}: {out.get('evalue')}")
+    return "".join(parts)
+
+
+def solved(nb):
+    """A copy of ``nb`` with every exercise cell's source replaced by its exercise's solution."""
+    copy = nbformat.from_dict(copy_module.deepcopy(dict(nb)))
+    for index, exercise_id in exercise_cells(copy):
+        copy.cells[index].source = core.get(exercise_id).solution.strip("\n")
+    return copy
+
+
+def verdicts(nb) -> dict[str, str]:
+    """exercise id → its cell's output text."""
+    return {exercise_id: output_text(nb.cells[index]) for index, exercise_id in exercise_cells(nb)}
+
+
+def execute(nb, cwd: Path) -> None:
+    spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "tools" / "run_notebooks.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    nb.metadata["kernelspec"] = runner.KERNELSPEC
+    runner.Client(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}).execute()
+
+
+def _read(path: Path):
+    return nbformat.read(path, as_version=4)
+
+
+WITH_EXERCISES = [p for p in NOTEBOOKS if exercise_cells(_read(p))]
+
+
+# --- static: the committed notebooks ------------------------------------------------------------
+
+
+def test_every_exercise_cell_names_one_registered_exercise():
+    problems = []
+    for path in NOTEBOOKS:
+        for index, exercise_id in exercise_cells(_read(path)):
+            if exercise_id is None:
+                problems.append(f"{path.name} cell {index}: no single H.check(\"NN.name\", …) call")
+            elif exercise_id not in H.EXERCISES:
+                problems.append(f"{path.name} cell {index}: {exercise_id!r} is not registered")
+            elif not exercise_id.startswith(path.name[:2] + "."):
+                problems.append(f"{path.name} cell {index}: {exercise_id!r} belongs to lesson {exercise_id[:2]}")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_registered_exercise_has_exactly_one_cell_in_course_order():
+    placed = [(path.name, exercise_id) for path in NOTEBOOKS for _, exercise_id in exercise_cells(_read(path))
+              if exercise_id]
+    count = {i: sum(1 for _, e in placed if e == i) for i in H.EXERCISES}
+    missing = [i for i, n in count.items() if n == 0]
+    twice = [i for i, n in count.items() if n > 1]
+    assert not missing and not twice, (
+        f"registered exercises without an exercise cell: {missing or 'none'}; in more than one cell: {twice or 'none'}")
+    order = [e for _, e in placed if e in count]
+    assert order == list(H.EXERCISES), "the notebooks ask the exercises in another order than helpers/exercises " \
+                                       f"defines them:\nnotebooks: {order}\nregistry:  {list(H.EXERCISES)}"
+
+
+@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
+def test_committed_exercise_cells_are_stubs_that_say_not_attempted(path):
+    nb = _read(path)
+    for index, exercise_id in exercise_cells(nb):
+        cell = nb.cells[index]
+        assert cell.source.rstrip().splitlines()[-1].startswith(f'H.check("{exercise_id}"'), \
+            f"{path.name} cell {index}: the check must be the cell's last line"
+        assert f"{exercise_id} · not attempted" in output_text(cell), \
+            f"{path.name} cell {index} ({exercise_id}): stored output is {output_text(cell)!r}"
+        before = []  # the markdown cells since the previous code cell
+        for cell in reversed(nb.cells[:index]):
+            if cell.cell_type != "markdown":
+                break
+            before.append(cell.source)
+        assert any(line.startswith("### Your turn · ") for text in before for line in text.splitlines()), \
+            f"{path.name} cell {index} ({exercise_id}): no '### Your turn · …' heading in the markdown just before it"
+
+
+# --- executed: every notebook with its exercises solved --------------------------------------------
+
+
+@pytest.mark.end_to_end
+@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
+def test_the_lesson_runs_with_every_exercise_solved(path, tmp_path):
+    nb = solved(_read(path))
+    execute(nb, path.parent)
+    failed = {i: text for i, text in verdicts(nb).items() if f"{i} · passed" not in text}
+    assert not failed, f"{path.name}: exercises not passed with their solution: {failed}"
+
+
+# --- the machinery on a synthetic notebook ----------------------------------------------------------
+
+STUB = '''def my_sinusoidal(n_positions, d_model, base=10000.0):
+    """PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i): (n_positions, d_model)."""
+    raise NotImplementedError  # your code here
+
+H.check("04.sinusoidal", my_sinusoidal)'''
+
+
+def synthetic_notebook(exercise_source: str):
+    nb = nbformat.v4.new_notebook()
+    exercise = nbformat.v4.new_code_cell(exercise_source)
+    exercise.metadata["tags"] = ["exercise"]
+    nb.cells = [nbformat.v4.new_code_cell("import helpers as H"),
+                nbformat.v4.new_markdown_cell("### Your turn · the encoding (implement, ~5 min)"), exercise,
+                nbformat.v4.new_code_cell("print('after')")]
+    return nb
+
+
+@pytest.mark.end_to_end
+def test_the_machinery_on_a_synthetic_notebook(tmp_path):
+    stub = synthetic_notebook(STUB)
+    assert exercise_cells(stub) == [(2, "04.sinusoidal")]
+    solved_nb = solved(stub)
+    assert solved_nb.cells[2].source == core.get("04.sinusoidal").solution.strip("\n")
+    assert stub.cells[2].source == STUB and solved_nb.cells[2].metadata["tags"] == ["exercise"]
+    wrong = synthetic_notebook(STUB.replace("raise NotImplementedError  # your code here",
+                                            "import torch\n    return torch.zeros(n_positions, d_model)"))
+    for nb in (stub, solved_nb, wrong):
+        execute(nb, tmp_path)
+    assert verdicts(stub)["04.sinusoidal"].startswith("04.sinusoidal · not attempted yet")
+    assert verdicts(solved_nb)["04.sinusoidal"].startswith("04.sinusoidal · passed")
+    assert verdicts(wrong)["04.sinusoidal"].startswith("04.sinusoidal · failed")
+    assert output_text(wrong.cells[3]) == "after\n"  # a failed check does not stop the notebook

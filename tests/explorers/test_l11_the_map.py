@@ -1,0 +1,46 @@
+"""Lesson 11's explorer: one attention layer drawn, the place(s) of the chosen scheme lit."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+import helpers as H  # noqa: E402
+from helpers.explorers import attention_layer_explorer  # noqa: E402
+from helpers.explorers import l11_the_map as E  # noqa: E402
+
+
+def lit(live) -> set[str]:
+    """The boxes drawn in colour (thick edges), by their label."""
+    ax = live.fig.axes[0]
+    labels = {round(t.get_position()[0], 2): t.get_text() for t in ax.texts if t.get_position()[1] == E.ROW}
+    boxes = [p for p in ax.patches if type(p).__name__ == "FancyBboxPatch"]
+    assert len(boxes) == len(E.BOXES)
+    return {labels[round(p.get_x() + p.get_width() / 2, 2)] for p in boxes if p.get_linewidth() > 2}
+
+
+def test_every_scheme_lights_the_place_its_hooks_change():
+    live = attention_layer_explorer()
+    assert list(live.controls) == ["scheme"]
+    assert lit(live) == {"x + PE", "rotate\nq and k", "+ bias", "causal mask\n+ softmax"}
+    notes = " ".join(t.get_text() for t in live.fig.axes[0].texts)
+    for name in H.SCHEMES:
+        assert name in notes
+    box_of = {"added to x": "x + PE", "rotates q, k": "rotate\nq and k", "bias on scores": "+ bias",
+              "no hook": "causal mask\n+ softmax"}
+    for name in H.SCHEMES:
+        live.set(scheme=name)
+        assert lit(live) == {box_of[p] for p in H.hook_effects(name).places}, name
+        assert live.fig.axes[0].get_title().startswith(f"{name}: ")
+    live.set(scheme="alibi")
+    assert lit(live) == {"+ bias"} and "fixed" in live.fig.axes[0].get_title()
+    live.set(scheme="t5")
+    assert "learned" in live.fig.axes[0].get_title()
+    plt.close(live.fig)
+
+
+def test_bad_scheme_names_the_parameter():
+    with pytest.raises(ValueError, match="scheme"):
+        attention_layer_explorer(scheme="rotary")
