@@ -27,7 +27,9 @@ from .rotary import ROPE_LAYOUTS, rope
 
 class NoPosition(PositionScheme):
     """No position signal: the hooks change nothing. Unmasked attention is then blind to order;
-    a causal mask alone still lets a decoder work out where it is (Haviv et al. 2022)."""
+    a causal mask alone breaks that symmetry, and decoders trained without positions carry position
+    information a probe can read (Haviv et al. 2022, who conjecture that causal attention counts the
+    tokens before each one)."""
 
 
 class Sinusoidal(PositionScheme):

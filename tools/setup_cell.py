@@ -16,6 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "# Setup: wherever"
+SETUP_PREFIX = "# Setup:"  # every version of the cell starts so, older stamps included
 BRANCH = "main"
 COLAB_BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
 BINDER_BADGE = "https://mybinder.org/badge_logo.svg"
@@ -123,7 +124,7 @@ def title_with_badge(title: str, notebook: str) -> str:
 
 def setup_cell_index(nb) -> int | None:
     for i, cell in enumerate(nb.cells):
-        if cell.cell_type == "code" and cell.source.startswith(MARKER):
+        if cell.cell_type == "code" and cell.source.startswith(SETUP_PREFIX):
             return i
     return None
 
