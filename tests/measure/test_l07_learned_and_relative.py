@@ -4,6 +4,7 @@ schemes and a short training run, against values worked by hand and independent
 implementations (PyTorch's cosine similarity, Hugging Face's BERT and Llama). ALiBi in BLOOM's
 form and T5's bucket ranges are core functions of helpers.relative, tested in test_relative.py."""
 
+import dataclasses
 import math
 
 import pytest
@@ -156,7 +157,7 @@ def test_bias_memory_counts_the_tensors_the_schemes_make():
     assert counts.alibi_stored == alibi.slopes.numel() and list(alibi.parameters()) == []
     assert counts.full_bias == t5.bias(pos, pos).numel() == alibi.bias(pos, pos).numel() == heads * length**2
     assert counts.key_bias == H.alibi_key_bias(heads, length).numel() == heads * length
-    assert counts.scores == heads * length * length
+    assert not hasattr(counts, "scores")  # a fused kernel forms no score matrix to compare with
 
 
 def test_position_storage_finds_tables_and_frequencies():
@@ -202,6 +203,44 @@ def test_scheme_map_by_hand():
     assert {n for n, e in entries.items() if e.relative} == {"rope", "alibi", "t5", "shaw"}
     assert {n for n, e in entries.items() if e.learned} == {"learned", "t5", "shaw"}
     assert entries["rope"].hook == "rotates q, k" and entries["none"].hook == "nothing"
+    assert {n: e.position for n, e in entries.items()} == {
+        "none": "none", "sinusoidal": "absolute", "learned": "absolute", "rope": "relative", "alibi": "relative",
+        "t5": "relative", "shaw": "relative"}
+
+
+def test_position_kind_decides_from_the_scores():
+    from helpers.position_scheme import PositionScheme
+
+    class Absolute(PositionScheme):  # a bias that depends on the key's own position: absolute
+        def bias(self, q_positions, k_positions):
+            return k_positions.double()[None, None, :].expand(self.n_heads, len(q_positions), -1)
+
+    class Squared(PositionScheme):  # depends on (i − j)²: relative
+        def bias(self, q_positions, k_positions):
+            return (q_positions[:, None] - k_positions[None, :]).double().pow(2)[None].expand(self.n_heads, -1, -1)
+
+    assert A.position_kind(Absolute(2, 4)) == "absolute"
+    assert A.position_kind(Squared(2, 4)) == "relative"
+    assert A.position_kind(PositionScheme(2, 4)) == "none"
+    # T5 and Shaw start at zero (no position signal); the probe fills their tables first
+    assert A.position_kind(H.scheme("t5", n_heads=2, head_dim=4)) == "relative"
+    with pytest.raises(TypeError, match="position_scheme must be a helpers scheme"):
+        A.position_kind("rope")
+
+
+def test_scheme_scores_match_the_attention_block():
+    torch.manual_seed(1)
+    block, length = H.CausalSelfAttention(d_model=8, n_heads=2), 6
+    x, pos = torch.randn(1, length, 8), torch.arange(length)
+    w_q, w_k, _ = block.qkv.weight.detach().T.split(8, dim=1)
+    future = torch.ones(length, length, dtype=torch.bool).triu(1)
+    for name in ("learned", "rope", "alibi"):
+        s = H.scheme(name, n_heads=2, head_dim=4, max_len=length)
+        with torch.no_grad():
+            _, weights = block(s.embed(x, pos), s, pos, mask=s.attention_mask(None, length, x.dtype, x.device),
+                               return_weights=True)
+            mine = A.scheme_scores(s, x, w_q, w_k, pos).masked_fill(future, float("-inf")).softmax(-1)
+        assert torch.allclose(mine, weights[0], atol=1e-6)
 
 
 # --- a short training run --------------------------------------------------------------------
@@ -213,7 +252,8 @@ def test_train_position_table_leaves_unreached_rows_untouched():
     change = run.row_change()
     assert change.shape == (12,) and (change[:8] > 0).all() and (change[8:] == 0).all()
     assert torch.equal(run.table[8:], run.initial[8:])
-    assert run.loss.shape == run.floor.shape == (12,)
+    assert run.loss.shape == run.floor.shape == run.entropy.shape == (12,)
+    assert ((run.entropy >= 0) & (run.entropy <= math.log(16) + 1e-9)).all()
     assert torch.allclose(run.floor, H.LetterDigitCopy().floor_by_position(12))
     assert run.excess(0, 12) == pytest.approx(float((run.loss - run.floor).mean()))
     with pytest.raises(IndexError, match="max_len = 12"):
@@ -236,3 +276,29 @@ def test_train_position_table_rejects_bad_input():
         A.train_position_table(length=32, max_len=16, progress=False)
     with pytest.raises(TypeError, match="task must be a helpers.Task"):
         A.train_position_table(task="copy", progress=False)
+
+
+def test_entropy_by_position_of_a_uniform_model_is_ln_vocab():
+    class Uniform(nn.Module):
+        def forward(self, tokens):
+            return torch.zeros(*tokens.shape, 16)
+
+    entropy = A.entropy_by_position(Uniform(), H.LetterDigitCopy(), length=5, batches=1)
+    assert torch.allclose(entropy, torch.full((5,), math.log(16), dtype=torch.float64))
+
+
+def test_table_claims_hold_and_fail_where_they_should():
+    run = A.train_position_table("learned", length=8, max_len=12, steps=4, seed=3, d_model=16, eval_batches=1,
+                                 progress=False)
+    claims = A.table_claims(run)
+    assert len(claims) == 7 and all(isinstance(c.holds, bool) for c in claims)
+    assert claims[4].holds  # rows past the training length untouched, however short the run
+    assert not claims[0].holds  # 4 steps are far from the floor
+    # a run whose predictions past the length are uniform (entropy ln 16) fails the confidence claim
+    uniform = dataclasses.replace(run, entropy=torch.full((12,), math.log(16), dtype=torch.float64))
+    assert not A.table_claims(uniform)[6].holds
+    confident = dataclasses.replace(run, entropy=torch.zeros(12, dtype=torch.float64),
+                                    loss=torch.full((12,), 5.0, dtype=torch.float64))
+    assert A.table_claims(confident)[5].holds and A.table_claims(confident)[6].holds
+    with pytest.raises(TypeError, match="run must be a TableRun"):
+        A.table_claims("run")
