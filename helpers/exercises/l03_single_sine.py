@@ -4,6 +4,8 @@
 03.smallest_gap (implement): my_smallest_gap(omega, length) → 0-dim tensor,
     min over p ≠ q in 0 … length − 1 of |sin(ω·p) − sin(ω·q)|.
 03.circle_pair (predict): at ω = 1, L = 50, which pair is closest on the circle?
+03.near_collision (explore): find an ω at which the two closest of 50 codes sin(ω·p) are not
+    neighbours, and say how many positions apart they are (checked at the learner's own ω).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import math
 
 import torch
 
-from ..measure.l03_single_sine import smallest_gap
-from .core import Case, implement, predict
+from ..measure.l03_single_sine import closest_pair, smallest_gap
+from .core import Case, explore, implement, predict
 
 predict(
     "03.gap_trend",
@@ -143,4 +145,49 @@ predict(
         "The distance between positions p and q on the circle is 2·|sin(ω·(q − p)/2)|: when is it small?",
     ),
     solution='answer = "repeat"\nH.check("03.circle_pair", answer)\n',
+)
+
+
+def _near_collision(answer, omega=None, length=None) -> tuple[bool, str]:
+    """Right when ``answer`` is j − i for the closest pair (i, j) of sin(ω·p), p < length, at the
+    learner's own ω, and that pair is not two neighbours."""
+    if isinstance(omega, bool) or not isinstance(omega, (int, float)) or not 0.01 <= omega <= 3:
+        return False, f"omega must be a number from 0.01 to 3 (the cell's setting), got {omega!r}."
+    if isinstance(length, bool) or not isinstance(length, int) or not 2 <= length <= 10_000:
+        return False, f"length must be a whole number from 2 to 10000 (the cell's setting), got {length!r}."
+    i, j, distance = closest_pair(torch.sin(omega * torch.arange(length, dtype=torch.float64)))
+    if j - i == 1:
+        return False, (f"At ω = {omega} the two closest codes are neighbours, positions {i} and {j}: that is the "
+                       "slow wave's failure. Raise ω until the closest pair lies further apart, then answer again.")
+    try:
+        given = float(str(answer).strip())
+    except ValueError:
+        return False, f"Answer with a number of positions (pair.j − pair.i), got {answer!r}."
+    if given != j - i:
+        return False, (f"At ω = {omega} the closest codes are positions {i} and {j}, {j - i} apart; you answered "
+                       f"{answer!r}.")
+    return True, (f"At ω = {omega} positions {i} and {j} are {j - i} apart, yet their codes differ by only "
+                  f"{distance:.2g}: the wave came back (or mirrored) onto the same height, the fast wave's failure.")
+
+
+NEAR_COLLISION_SOLUTION = '''omega = 1.0   # your ω (0.01 … 3)
+length = 50
+pair = H.closest_pair(torch.sin(omega * torch.arange(length, dtype=torch.float64)))
+answer = pair.j - pair.i  # how many positions apart are the two closest codes at your ω?
+H.check("03.near_collision", answer, omega=omega, length=length)
+'''
+
+explore(
+    "03.near_collision",
+    title="find a near-collision yourself",
+    question="Find an ω from 0.01 to 3 at which the two closest of the 50 codes sin(ω·p) are not neighbours; "
+             "how many positions apart are they?",
+    verify=_near_collision,
+    context=("omega", "length"),
+    hints=(
+        "Slow waves (small ω) make neighbours the closest pair; try ω = 0.5, 1 or 2.",
+        "The cell already computes pair = H.closest_pair(...): the answer is pair.j − pair.i, once it is more than 1.",
+    ),
+    solution=NEAR_COLLISION_SOLUTION,
+    setup="import torch\n",
 )

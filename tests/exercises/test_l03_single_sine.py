@@ -136,3 +136,38 @@ def test_solutions_run_and_pass():
         exec("\n".join(source[:-1]), namespace)
         result = eval(source[-1], namespace)
         assert result.passed, result.message
+
+
+def _closest_by_brute_force(omega, length):
+    """The closest pair of sin(ω·p), every pair compared in plain Python (independent of H.closest_pair)."""
+    codes = [math.sin(omega * p) for p in range(length)]
+    return min((abs(codes[p] - codes[q]), p, q) for p in range(length) for q in range(p + 1, length))
+
+
+@pytest.mark.parametrize("omega", [0.7, 1.0, 2.5])
+def test_near_collision_passes_the_learners_own_pair_and_nothing_else(omega):
+    _, i, j = _closest_by_brute_force(omega, 50)
+    assert j - i > 1
+    assert H.check("03.near_collision", j - i, omega=omega, length=50).passed
+    assert H.check("03.near_collision", str(j - i), omega=omega, length=50).passed
+    wrong = H.check("03.near_collision", j - i + 1, omega=omega, length=50)
+    assert wrong.status == "failed" and f"positions {i} and {j}" in wrong.message
+
+
+def test_near_collision_at_a_slow_wave_asks_for_a_faster_one():
+    _, i, j = _closest_by_brute_force(0.05, 50)
+    assert j - i == 1
+    result = H.check("03.near_collision", 1, omega=0.05, length=50)
+    assert result.status == "failed" and "neighbours" in result.message and "Raise ω" in result.message
+
+
+@pytest.mark.parametrize(("answer", "omega", "length", "says"), [
+    ("six", 1.0, 50, "Answer with a number"), (6, 7.0, 50, "omega must be"), (6, 1.0, 1, "length must be"),
+])
+def test_near_collision_bad_input_gets_a_message(answer, omega, length, says):
+    result = H.check("03.near_collision", answer, omega=omega, length=length)
+    assert result.status == "failed" and says in result.message
+
+
+def test_near_collision_not_attempted():
+    assert H.check("03.near_collision", None, omega=0.05, length=50).status == "not attempted"
