@@ -1,4 +1,4 @@
-"""Shared assertions for the implement exercises' tests (one module per lesson uses them)."""
+"""Shared assertions for the exercises' tests (one module per lesson uses them)."""
 
 from __future__ import annotations
 
@@ -38,3 +38,17 @@ def solved_function(exercise_id: str):
     names = [n for n in namespace if n.startswith("my_")]
     assert len(names) == 1, names
     return namespace[names[0]]
+
+
+def assert_choices(exercise_id: str, right: str, at_least: int = 2) -> None:
+    """``right`` (found by the calling test's own computation) is the registered answer: it alone passes,
+    in any case and with spaces around it; another text fails; None is not attempted."""
+    choices = get(exercise_id).choices
+    assert right in choices and len(choices) >= at_least
+    for choice in choices:
+        result = H.check(exercise_id, choice)
+        assert result.passed == (choice == right), (choice, result.message)
+        assert result.status == ("passed" if choice == right else "failed")
+    assert H.check(exercise_id, f" {right.upper()} ").passed
+    assert H.check(exercise_id, "no idea").status == "failed"
+    assert H.check(exercise_id, None).status == "not attempted"
