@@ -36,10 +36,21 @@ class _Progress:
     In a Jupyter kernel with ipywidgets (7 or 8): tqdm's widget bar, displayed with only its
     widget-view MIME type (no text/plain repr, which notebook regression runs would compare).
     Elsewhere: tqdm's text bar on stderr. ``enabled=False``: nothing at all.
+
+    The bar is redrawn at most ``REFRESHES`` times over a run, after every ``total / REFRESHES``
+    steps, however long the steps take. A widget bar sends its updates as kernel messages, and
+    a time-based rate would send more of them the slower the machine: a few thousand queued
+    messages overflow the kernel's output channel, which then drops some, and a client waiting
+    for the cell's end (nbval, nbclient) never sees it.
     """
+
+    REFRESHES = 20
 
     def __init__(self, total: int, description: str, enabled: bool):
         self.bar = None
+        self.every = max(1, math.ceil(total / self.REFRESHES))
+        self.pending = 0
+        self.loss: float | None = None
         if not enabled:
             return
         if _in_notebook_kernel():
@@ -60,12 +71,22 @@ class _Progress:
             self.bar = tqdm(total=total, desc=description, file=sys.stderr, leave=False)
 
     def update(self, loss: float, steps: int = 1) -> None:
-        if self.bar is not None:
-            self.bar.set_postfix_str(f"loss {loss:.3f}", refresh=False)
-            self.bar.update(steps)
+        if self.bar is None:
+            return
+        self.pending += steps
+        self.loss = loss
+        if self.pending >= self.every or self.bar.n + self.pending >= self.bar.total:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.pending:
+            self.bar.set_postfix_str(f"loss {self.loss:.3f}", refresh=False)
+            self.bar.update(self.pending)
+            self.pending = 0
 
     def close(self) -> None:
         if self.bar is not None:
+            self._flush()
             self.bar.close()
 
 

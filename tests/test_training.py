@@ -169,6 +169,23 @@ def test_progress_goes_to_stderr_only(capsys):
     assert out == "" and "none:" in err and "/3 [" in err  # the bar, named after the scheme
 
 
+@pytest.mark.parametrize("total,steps", [(300, 1), (300, 7), (7, 1), (1000, 3)])
+def test_progress_redraws_a_bounded_number_of_times_and_ends_at_the_total(total, steps):
+    progress = H.training._Progress(total, "bar", enabled=True)
+    calls = []
+    draw = progress.bar.update
+    progress.bar.update = lambda n: (calls.append(n), draw(n))
+    done = 0
+    while done < total:
+        n = min(steps, total - done)
+        progress.update(0.5, n)
+        done += n
+    progress.close()
+    assert sum(calls) == total == progress.bar.n
+    assert len(calls) <= H.training._Progress.REFRESHES + 1
+    assert progress.bar.postfix == "loss 0.500"
+
+
 def test_training_leaves_threads_and_mode_alone():
     threads = torch.get_num_threads()
     model = H.TinyLM(16, "none", d_model=16, n_heads=2, n_layers=1).eval()

@@ -1,0 +1,57 @@
+"""Training in a real Jupyter kernel sends a bounded number of progress messages, however slow
+the steps. A kernel's output channel holds a few thousand queued messages; past that it drops
+some, the cell's closing "idle" among them, and nbval or nbclient waiting for it fails the cell.
+A bar redrawn on a timer sends more messages the slower the machine, so this test slows every
+training step down and counts what the kernel sent."""
+
+import queue
+from pathlib import Path
+
+from jupyter_client.manager import start_new_kernel
+
+import helpers as H
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SLOW_TRAINING = """
+import time, torch, helpers as H
+
+class Slow(torch.nn.Module):
+    def __init__(self, scheme):
+        super().__init__()
+        self.model = H.TinyLM(16, scheme, d_model=16, n_heads=2, n_layers=1)
+
+    def forward(self, tokens):
+        time.sleep(0.03)
+        return self.model(tokens)
+
+torch.manual_seed(0)
+models = {name: Slow(name) for name in ("none", "rope", "alibi")}
+H.train_many(models, H.LetterDigitCopy(), steps=200, batch=2, length=8, workers=3)
+"""
+
+
+def test_slow_training_sends_a_bounded_number_of_progress_messages():
+    manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
+    try:
+        msg_id = client.execute(SLOW_TRAINING, allow_stdin=False)
+        reply = client.get_shell_msg(timeout=120)
+        assert reply["parent_header"]["msg_id"] == msg_id and reply["content"]["status"] == "ok", reply["content"]
+        counts: dict[str, int] = {}
+        while True:  # read the output channel only now, as nbval does
+            try:
+                message = client.get_iopub_msg(timeout=10)
+            except queue.Empty:
+                raise AssertionError(f"no 'idle' from the kernel; messages seen: {counts}") from None
+            if message["parent_header"].get("msg_id") != msg_id:
+                continue
+            counts[message["msg_type"]] = counts.get(message["msg_type"], 0) + 1
+            if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":
+                break
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    # Three bars, each redrawn at most REFRESHES + 1 times; a redraw of tqdm's widget bar sends
+    # 3 messages (count, postfix text, ...). A bar on tqdm's 0.1 s timer would send ~3 × 60 here.
+    assert counts.get("display_data") == 3, counts
+    assert counts.get("comm_msg", 0) <= 3 * (H.training._Progress.REFRESHES + 2) * 3, counts
