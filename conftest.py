@@ -16,3 +16,15 @@ UNSTABLE_OUTPUTS = (
 def pytest_collectstart(collector):
     if getattr(collector, "path", None) is not None and collector.path.suffix == ".ipynb":
         collector.skip_compare = tuple(collector.skip_compare) + UNSTABLE_OUTPUTS
+
+
+# After a cell's reply, nbval waits at most 5 s for each further message from the kernel (its
+# outputs, then "idle"). On a loaded two-core machine a kernel can be that slow to send them;
+# give it a minute. nbval sets the wait on each notebook cell item as ``output_timeout``.
+NBVAL_OUTPUT_TIMEOUT = 60
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if hasattr(item, "output_timeout"):
+            item.output_timeout = NBVAL_OUTPUT_TIMEOUT
