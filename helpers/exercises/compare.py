@@ -7,7 +7,8 @@
 3. dtype  — the same kind: floating point for a floating ``expected``, integer for an integer one
             (float32 and float64 are both fine, and so are int32 and int64);
 4. finite — no NaN or inf where ``expected`` is finite;
-5. values — |got − expected| ≤ atol + rtol·|expected| everywhere (exact for integers); the message
+5. values — |got − expected| ≤ atol + rtol·|expected| everywhere (exact for integers; NaN equals
+            NaN, which only a catalogued mistake's output can hold, after 4.); the message
             gives the first index that differs, expected against got, by how much, and how many
             entries differ.
 
@@ -74,8 +75,8 @@ def format_index(index: tuple[int, ...]) -> str:
 def _bad_mask(expected: torch.Tensor, got: torch.Tensor, rtol: float, atol: float) -> torch.Tensor:
     if _kind(expected) == "integer":
         return got.to(torch.int64) != expected.to(torch.int64)
-    e, g = expected.to(torch.float64), got.to(torch.float64)
-    return ~((g - e).abs() <= atol + rtol * e.abs())
+    # NaN matches NaN: a catalogued mistake that gives NaN (0·log 0) is matched by the same NaN.
+    return ~torch.isclose(got.to(torch.float64), expected.to(torch.float64), rtol=rtol, atol=atol, equal_nan=True)
 
 
 def first_failure(expected: torch.Tensor, got, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,

@@ -23,6 +23,10 @@ def _terms(weights, log):
     return torch.where(weights > 0, weights * log(safe), torch.zeros_like(weights))
 
 
+def _nan_at_zero_weights(weights):
+    return -(weights * weights.log()).sum(-1)
+
+
 def _log2(weights):
     return -_terms(weights, torch.log2).sum(-1)
 
@@ -82,6 +86,12 @@ implement(
     reference=_reference,
     cases=_cases,
     mistakes={
+        "0·ln 0 computed as nan": (
+            _nan_at_zero_weights,
+            "in floating point a weight of exactly 0 gives 0·log(0) = 0·(−inf) = nan, and one nan makes the "
+            "whole row's sum nan; the entropy counts it as 0 (the limit of a·ln a as a → 0). Take the log of "
+            "torch.where(weights > 0, weights, torch.ones_like(weights)) instead: ln 1 = 0.",
+        ),
         "logarithm in base 2": (
             _log2,
             "that is the entropy in bits, 1/ln 2 ≈ 1.44 times too large: use the natural logarithm, "

@@ -25,6 +25,10 @@ def _from_one(length):
     return torch.arange(1, length + 1, dtype=torch.float64) / length
 
 
+def _no_single_word_case(length):
+    return torch.arange(length, dtype=torch.float64) / (length - 1)
+
+
 def _integer_division(length):
     return torch.arange(length) // max(length - 1, 1)
 
@@ -68,6 +72,11 @@ implement(
         "positions counted from 1": (
             _from_one,
             "positions start at 0: torch.arange(length) is 0 … L − 1; the first word's code is 0.",
+        ),
+        "a one-word sentence divided by zero": (
+            _no_single_word_case,
+            "for length 1, p / (L − 1) is 0 / 0 = nan: a one-word sentence has the single code 0, so "
+            "return torch.zeros(1) when length is 1.",
         ),
         "integer division": (
             _integer_division,

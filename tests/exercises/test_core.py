@@ -215,6 +215,15 @@ def test_tolerances_and_integers():
     assert not compare.close(None, torch.zeros(1))
 
 
+def test_nan_matches_only_nan_and_only_where_expected_holds_one():
+    nan, inf = float("nan"), float("inf")
+    mistake_output = torch.tensor([0.5, nan, inf])
+    assert compare.close(mistake_output, torch.tensor([0.5, nan, inf], dtype=torch.float64))
+    assert not compare.close(mistake_output, torch.tensor([0.5, 0.0, inf]))
+    assert not compare.close(mistake_output, torch.tensor([nan, nan, inf]))
+    assert not compare.close(torch.tensor([0.5, 1.0]), torch.tensor([0.5, nan]))
+
+
 def test_numbers_print_plainly():
     assert [compare.format_number(x) for x in (3, 2.0, -0.0, 0.1234567, 1e-7, float("inf"))] == \
         ["3", "2", "0", "0.123457", "1e-07", "inf"]

@@ -53,9 +53,15 @@ def test_catalogued_mistakes_are_named(mistake, answer):
     assert_diagnosed(ID, answer, mistake)
 
 
-def test_forgetting_zero_log_zero_points_at_the_nan():
-    result = H.check(ID, lambda w: -(w * w.log()).sum(-1))
-    assert result.status == "failed" and "nan" in result.message and "weights exactly 0" in result.message
+@pytest.mark.parametrize("answer", [
+    lambda w: -(w * w.log()).sum(-1),
+    lambda w: -(w * torch.log(w)).sum(dim=-1),
+    lambda w: -torch.einsum("...l,...l->...", w, w.log()),
+])
+def test_forgetting_zero_log_zero_is_named_and_points_at_the_nan(answer):
+    result = H.check(ID, answer)
+    assert result.status == "failed" and result.mistake == "0·ln 0 computed as nan"
+    assert "got nan at [0] where 0.693147 was expected" in result.message and "weights exactly 0" in result.message
 
 
 def test_wrong_shape_random_answer_and_stub():

@@ -36,9 +36,14 @@ def test_catalogued_mistakes_are_named(mistake, answer):
     assert_diagnosed(ID, answer, mistake)
 
 
-def test_one_word_without_a_special_case_points_at_the_nan():
-    result = H.check(ID, lambda L: torch.arange(L) / (L - 1))
-    assert result.status == "failed" and "nan" in result.message and "length=1" in result.message
+@pytest.mark.parametrize("answer", [
+    lambda L: torch.arange(L) / (L - 1),
+    lambda L: torch.tensor([p / (L - 1) if L > 1 else float("nan") for p in range(L)]),
+])
+def test_one_word_without_a_special_case_is_named_and_points_at_the_nan(answer):
+    result = H.check(ID, answer)
+    assert result.status == "failed" and result.mistake == "a one-word sentence divided by zero"
+    assert "got nan at [0] where 0 was expected" in result.message and "length=1" in result.message
 
 
 def test_wrong_shape_random_answer_and_stub():
