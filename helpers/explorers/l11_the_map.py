@@ -100,5 +100,8 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
             notes[place].set_color(color if on else "0.6")
 
     controls = {"scheme": SCHEME.slider(scheme)}
-    return LiveFigure(fig, update, controls)
+    # a step changes only the places' boxes and words and the title: the arrows and the other
+    # boxes stay in the kept picture
+    animated = [*boxes.values(), *labels.values(), *notes.values(), heading]
+    return LiveFigure(fig, update, controls, animated=animated, blit=("scheme",))
 

@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 USE = re.compile(r"\bexplorers\.(\w+)\(")
 # explorers with controls that redraw only their animated artists (LiveFigure's ``blit``)
-BLITTING = ("alibi_explorer", "angle_precision_explorer", "clock_hands_explorer", "counting_explorer",
-            "loss_curves_explorer", "order_explorer", "pair_scale_explorer", "rope_explorer", "sine_explorer",
-            "sinusoidal_explorer", "t5_buckets_explorer")
+BLITTING = ("alibi_explorer", "angle_precision_explorer", "attention_layer_explorer", "clock_hands_explorer",
+            "counting_explorer", "loss_curves_explorer", "order_explorer", "pair_scale_explorer", "rope_explorer",
+            "sine_explorer", "sinusoidal_explorer", "t5_buckets_explorer")
 
 
 def used_in_notebooks() -> dict[str, set[str]]:
