@@ -52,3 +52,14 @@ def assert_choices(exercise_id: str, right: str, at_least: int = 2) -> None:
     assert H.check(exercise_id, f" {right.upper()} ").passed
     assert H.check(exercise_id, "no idea").status == "failed"
     assert H.check(exercise_id, None).status == "not attempted"
+
+
+def assert_solution_passes(exercise_id: str, right: str | None = None) -> None:
+    """The exercise's solution cell, run as a learner would (``H`` in scope), passes its check; for a
+    prediction, the ``answer`` it sets is ``right`` when given."""
+    namespace = {"H": H}
+    lines = get(exercise_id).solution.strip().splitlines()
+    exec("\n".join(lines[:-1]), namespace)
+    if right is not None:
+        assert namespace["answer"] == right
+    assert eval(lines[-1], namespace).passed

@@ -4,10 +4,7 @@ answer is what an independent computation (RoPE written with complex numbers) gi
 import numpy as np
 import pytest
 
-import helpers as H
-from helpers.exercises.core import get
-
-from .kit import assert_choices
+from .kit import assert_choices, assert_solution_passes
 
 PREDICTIONS = [("06.shift_sentence", "unchanged"), ("06.decay", "same")]
 
@@ -27,10 +24,7 @@ def test_every_choice_gets_its_verdict(exercise_id, right):
 
 @pytest.mark.parametrize(("exercise_id", "right"), PREDICTIONS)
 def test_solutions_pass(exercise_id, right):
-    namespace = {"H": H}
-    lines = get(exercise_id).solution.strip().splitlines()
-    exec("\n".join(lines[:-1]), namespace)
-    assert namespace["answer"] == right and eval(lines[-1], namespace).passed
+    assert_solution_passes(exercise_id, right)
 
 
 def test_shifting_the_sentence_leaves_rope_scores_unchanged():

@@ -6,6 +6,8 @@ import torch
 import helpers as H
 from helpers.exercises.core import get
 
+from .kit import assert_solution_passes
+
 
 def test_every_choice_gets_its_verdict():
     choices = get("09.pi_offset").choices
@@ -32,7 +34,4 @@ def test_offset_two_under_pi_is_rotated_as_offset_one_half():
 
 
 def test_the_solution_passes():
-    namespace = {"H": H}
-    lines = get("09.pi_offset").solution.strip().splitlines()
-    exec("\n".join(lines[:-1]), namespace)
-    assert eval(lines[-1], namespace).passed
+    assert_solution_passes("09.pi_offset")
