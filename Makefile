@@ -63,6 +63,7 @@ test: setup-test lint test-unit test-notebooks test-portable test-colab test-bro
 lint: setup-test
 	$(PY) -m ruff check .
 	$(VENV)/bin/actionlint .github/workflows/*.yml
+	$(PY) tools/setup_cell.py --check-release
 
 test-unit: setup-test
 	$(PARALLEL) $(PY) -m pytest tests -q -n 2 --ignore=tests/browser

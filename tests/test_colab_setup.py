@@ -55,7 +55,7 @@ def test_notebook_setup_cell_is_the_generated_one(path):
     nb = nbformat.read(path, as_version=4)
     i = setup_cell.setup_cell_index(nb)
     assert i is not None, f"{path.name}: no setup cell (a code cell starting with {setup_cell.MARKER!r})"
-    assert nb.cells[i].source == setup_cell.setup_cell_source(), \
+    assert nb.cells[i].source == setup_cell.setup_cell_source(extras=setup_cell.notebook_extras(nb)), \
         f"{path.name}: setup cell differs from tools/setup_cell.py; run `python tools/setup_cell.py --stamp {path}`"
     assert i <= 2, f"{path.name}: the setup cell should come right after the title"
 
@@ -203,7 +203,7 @@ def test_title_cell_ends_with_its_colab_badge(path):
 def test_colab_badge_points_at_the_notebook_on_github():
     url = "https://github.com/someone/some-course"
     assert setup_cell.colab_url("00_x.ipynb", url) == \
-        "https://colab.research.google.com/github/someone/some-course/blob/main/notebooks/00_x.ipynb"
+        f"https://colab.research.google.com/github/someone/some-course/blob/{setup_cell.release_tag()}/notebooks/00_x.ipynb"
     with pytest.raises(ValueError, match="Repository URL"):
         setup_cell.colab_url("00_x.ipynb", "https://gitlab.com/someone/some-course")
 
@@ -230,3 +230,39 @@ def test_check_remote_finds_the_tag_and_names_what_is_missing(tmp_path, clone):
     assert "has no tag v999.0.0" in missing_tag
     nowhere = setup_cell.check_remote((tmp_path / "no-such-repo").as_uri())
     assert "does not answer" in nowhere
+
+
+def test_lessons_that_import_transformers_install_the_hf_extra():
+    from packaging.requirements import Requirement
+
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    assert any(Requirement(r).name == "transformers" for r in extras[setup_cell.HF_EXTRA])
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        imports_hf = any(c.cell_type == "code" and "transformers import" in c.source.replace("from transformers", "transformers import")
+                         for c in nb.cells)
+        source = nb.cells[setup_cell.setup_cell_index(nb)].source
+        assert ("[hf] @ git+" in source) == imports_hf, f"{path.name}: setup cell and transformers imports disagree"
+    line = next(x for x in setup_cell.setup_cell_source(extras=("hf",)).splitlines() if "pip" in x)
+    spec = line.split('f"', 1)[1].split('"', 1)[0].replace("{url}", "https://github.com/o/r")
+    req = Requirement(spec)
+    assert req.name == "pe-course-helpers" and req.extras == {"hf"} and req.url.endswith("@" + setup_cell.release_tag())
+
+
+def test_check_release_fails_when_helpers_change_after_the_tag(tmp_path):
+    dest = tmp_path / "repo"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(dest)]
+    subprocess.run([*GIT, "clone", "--quiet", str(ROOT), str(dest)], check=True)
+    tag = setup_cell.release_tag()
+    assert setup_cell.check_release(dest, tag) is None  # not tagged yet: nothing to drift from
+    subprocess.run([*git, "tag", tag], check=True)
+    assert setup_cell.check_release(dest, tag) is None
+    (dest / "README.md").write_text("prose only\n")  # not the package: no bump needed
+    subprocess.run([*git, "commit", "--quiet", "-am", "prose"], check=True)
+    assert setup_cell.check_release(dest, tag) is None
+    init = dest / "helpers" / "__init__.py"
+    init.write_text(init.read_text() + "\n# changed after the release\n")
+    subprocess.run([*git, "commit", "--quiet", "-am", "helpers changed"], check=True)
+    problem = setup_cell.check_release(dest, tag)
+    assert problem is not None and "helpers/__init__.py" in problem and tag in problem and "version" in problem

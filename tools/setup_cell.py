@@ -5,6 +5,13 @@ in the title cell. The README's lesson table and its Binder badge use the same f
     python tools/setup_cell.py --stamp notebooks/*.ipynb   # rewrite each notebook's setup cell and badge
     python tools/setup_cell.py --badges notebooks/*.ipynb  # print the README's badges
     python tools/setup_cell.py --check-remote              # the repository answers and has the release tag
+    python tools/setup_cell.py --check-release             # helpers/ unchanged since the release tag, if cut
+
+A badge and a setup cell come from the same release: the badge opens the notebook at the tag
+``v<version>`` and the cell installs ``helpers`` from that same tag, so a learner never runs a lesson
+against older or newer helpers than it was made with. ``--check-release`` keeps the pair honest on
+``main``: once the tag of the current version exists, any change to ``helpers/`` or ``pyproject.toml``
+must come with a version bump.
 """
 
 from __future__ import annotations
@@ -17,7 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "# Setup: wherever"
 SETUP_PREFIX = "# Setup:"  # every version of the cell starts so, older stamps included
-BRANCH = "main"
+BRANCH = "main"  # Binder builds the branch: its postBuild installs helpers from the same checkout
+# Lessons that import transformers install the extra that brings a recent enough version
+# (Colab's older images ship transformers 4), before anything has imported it.
+HF_EXTRA = "hf"
 COLAB_BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
 BINDER_BADGE = "https://mybinder.org/badge_logo.svg"
 
@@ -37,7 +47,7 @@ def release_tag(version: str | None = None) -> str:
     return f"v{version or course_version()}"
 
 
-def setup_cell_source(url: str | None = None, version: str | None = None) -> str:
+def setup_cell_source(url: str | None = None, version: str | None = None, extras: tuple[str, ...] = ()) -> str:
     """The first code cell of every lesson.
 
     Wherever the course's ``helpers`` is not the one Python would import (Colab, Kaggle, VS Code,
@@ -48,6 +58,7 @@ def setup_cell_source(url: str | None = None, version: str | None = None) -> str
     """
     url = url or repository_url()
     tag = release_tag(version)
+    requirement = f"pe-course-helpers[{','.join(extras)}] @ git+{{url}}@{tag}" if extras else f"git+{{url}}@{tag}"
     return (
         f"{MARKER} the course's helpers are missing (Colab, Kaggle, VS Code, a saved copy), install them\n"
         f"# at the release this notebook was made with ({tag}). Where they are installed, this cell does nothing.\n"
@@ -60,7 +71,7 @@ def setup_cell_source(url: str | None = None, version: str | None = None) -> str
         "\n"
         "if not course_helpers_found():\n"
         f'    url = os.environ.get("PE_COURSE_REPO", "{url}")\n'
-        f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", f"git+{{url}}@{tag}"], check=True)\n'
+        f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", f"{requirement}"], check=True)\n'
         "    importlib.invalidate_caches()\n"
         "    if not course_helpers_found():\n"
         '        hiding = importlib.util.find_spec("helpers").origin\n'
@@ -90,6 +101,26 @@ def check_remote(url: str | None = None, tag: str | None = None) -> str | None:
     return None
 
 
+def check_release(root: Path = ROOT, tag: str | None = None) -> str | None:
+    """None if ``helpers/`` and ``pyproject.toml`` are as the release tag of the current version left them.
+
+    Before the tag is cut (a version bumped but not yet released) there is nothing to drift from.
+    """
+    tag = tag or release_tag()
+    git = ["git", "-c", f"safe.directory={root}", "-C", str(root)]
+    found = subprocess.run([*git, "rev-parse", "-q", "--verify", f"refs/tags/{tag}"], capture_output=True, text=True)
+    if found.returncode != 0:
+        return None
+    diff = subprocess.run([*git, "diff", "--name-only", tag, "HEAD", "--", "helpers", "pyproject.toml"],
+                          capture_output=True, text=True, check=True)
+    changed = diff.stdout.split()
+    if not changed:
+        return None
+    shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+    return (f"{shown} changed since the release {tag}, which every badge and setup cell installs: "
+            "raise `version` in pyproject.toml and run `python tools/setup_cell.py --stamp notebooks/*.ipynb`")
+
+
 def _github_path(url: str) -> str:
     """``owner/name`` from ``https://github.com/owner/name``."""
     prefix = "https://github.com/"
@@ -99,9 +130,9 @@ def _github_path(url: str) -> str:
 
 
 def colab_url(notebook: str, url: str | None = None) -> str:
-    """Colab's address for ``notebooks/<notebook>`` on the main branch."""
+    """Colab's address for ``notebooks/<notebook>`` at the release tag, the one its setup cell installs."""
     repo = _github_path(url or repository_url())
-    return f"https://colab.research.google.com/github/{repo}/blob/{BRANCH}/notebooks/{notebook}"
+    return f"https://colab.research.google.com/github/{repo}/blob/{release_tag()}/notebooks/{notebook}"
 
 
 def colab_badge(notebook: str, url: str | None = None) -> str:
@@ -129,6 +160,13 @@ def setup_cell_index(nb) -> int | None:
     return None
 
 
+def notebook_extras(nb) -> tuple[str, ...]:
+    """The package extras a lesson's setup cell installs: ``hf`` where a cell imports transformers."""
+    uses_hf = any(cell.cell_type == "code" and ("import transformers" in cell.source or "from transformers" in cell.source)
+                  for cell in nb.cells)
+    return (HF_EXTRA,) if uses_hf else ()
+
+
 def stamp(path: Path) -> bool:
     """Write the current setup cell and Colab badge into ``path``; True if the notebook changed."""
     import nbformat  # only stamping needs it; --check-remote runs on a bare Python
@@ -140,9 +178,10 @@ def stamp(path: Path) -> bool:
     if nb.cells[0].cell_type != "markdown":
         raise SystemExit(f"{path}: the first cell should be the markdown title")
     title = title_with_badge(nb.cells[0].source, path.name)
-    if nb.cells[i].source == setup_cell_source() and nb.cells[0].source == title:
+    source = setup_cell_source(extras=notebook_extras(nb))
+    if nb.cells[i].source == source and nb.cells[0].source == title:
         return False
-    nb.cells[i].source = setup_cell_source()
+    nb.cells[i].source = source
     nb.cells[0].source = title
     nbformat.write(nb, path)
     return True
@@ -156,6 +195,10 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["--check-remote"]:
         problem = check_remote()
         print(problem or f"{repository_url()} answers and has {release_tag()}")
+        sys.exit(1 if problem else 0)
+    elif sys.argv[1:2] == ["--check-release"]:
+        problem = check_release()
+        print(problem or f"helpers/ matches {release_tag()} (or that release is not tagged yet)")
         sys.exit(1 if problem else 0)
     elif sys.argv[1:2] != ["--stamp"]:
         print(setup_cell_source())
