@@ -23,6 +23,7 @@ Works with ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4).
 
 from __future__ import annotations
 
+import base64
 import inspect
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -235,5 +236,21 @@ class LiveFigure:
             self.fig.draw_artist(artist)
         return canvas_png(self.fig)
 
+    def display_bundle(self) -> dict:
+        """What a cell showing this explorer saves: the live widget view and, beside it, the figure
+        at its current settings as a PNG. A front end with the kernel's widgets shows the sliders;
+        one without them (GitHub, nbviewer, a static site, an untrusted notebook) shows the picture."""
+        bundle = {
+            "text/plain": f"<explorer: {', '.join(self.controls)}>",
+            "application/vnd.jupyter.widget-view+json": {
+                "version_major": 2, "version_minor": 0, "model_id": self.widget.model_id},
+        }
+        if self.png:
+            bundle["image/png"] = base64.b64encode(self.png).decode("ascii")
+        return bundle
+
     def _ipython_display_(self):
-        display(self.widget)
+        if self.interactive:  # ipympl's canvas is itself a widget with a static fallback of its own
+            display(self.widget)
+        else:
+            display(self.display_bundle(), raw=True)

@@ -259,3 +259,18 @@ def test_blitting_is_checked():
         LiveFigure(fig, lambda freq: None, controls, animated=(line, second), blit={"freq": (line,)})
     plt.close(fig)
     plt.close(other)
+
+
+def test_display_bundle_carries_the_live_view_and_the_figure_as_png():
+    import base64
+
+    live, _, _ = make_live()
+    live.set(freq=5, phase=2)
+    bundle = live.display_bundle()
+    view = bundle["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == live.widget.model_id and view["version_major"] == 2
+    png = base64.b64decode(bundle["image/png"])
+    assert png == live.png and png.startswith(b"\x89PNG")
+    live.set(freq=1, phase=0)  # the picture follows the controls
+    assert base64.b64decode(live.display_bundle()["image/png"]) == live.png != png
+    assert "VBox" not in bundle["text/plain"] and "freq" in bundle["text/plain"]

@@ -1,0 +1,38 @@
+"""Every explorer's saved output carries its figure as a picture, so a reader without a kernel
+(GitHub, nbviewer, the site, an untrusted notebook) sees the figure, not the widget's text."""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+def explorer_outputs(nb):
+    """(cell index, output) for every displayed explorer: a widget view shown with a text form,
+    as a LiveFigure is (a progress bar's widget view comes alone)."""
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if WIDGET in data and "text/plain" in data:
+                yield i, out
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_every_explorer_output_has_its_figure_as_an_image(path):
+    nb = nbformat.read(path, as_version=4)
+    missing = [i for i, out in explorer_outputs(nb) if "image/png" not in out["data"]]
+    assert not missing, (f"{path.name}: explorer cells {missing} saved no image; without a kernel they show "
+                         "no figure (regenerate the notebook: make notebook NB=…)")
+
+
+def test_the_check_finds_a_missing_image():
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("explorer")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={WIDGET: {"model_id": "x"}, "text/plain": "VBox()"})]
+    nb.cells.append(cell)
+    assert [i for i, out in explorer_outputs(nb) if "image/png" not in out["data"]] == [0]
