@@ -240,7 +240,7 @@ def test_lessons_that_import_transformers_install_the_hf_extra():
     assert any(Requirement(r).name == "transformers" for r in extras[setup_cell.HF_EXTRA])
     for path in NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)
-        imports_hf = any(c.cell_type == "code" and ("import transformers" in c.source or "from transformers" in c.source)
+        imports_hf = any(c.cell_type == "code" and setup_cell.uses_transformers(c.source)
                          for c in nb.cells)
         source = nb.cells[setup_cell.setup_cell_index(nb)].source
         assert ("[hf] @ git+" in source) == imports_hf, f"{path.name}: setup cell and transformers imports disagree"

@@ -160,9 +160,13 @@ def setup_cell_index(nb) -> int | None:
     return None
 
 
+def uses_transformers(source: str) -> bool:
+    return "import transformers" in source or "from transformers" in source
+
+
 def notebook_extras(nb) -> tuple[str, ...]:
     """The package extras a lesson's setup cell installs: ``hf`` where a cell imports transformers."""
-    uses_hf = any(cell.cell_type == "code" and ("import transformers" in cell.source or "from transformers" in cell.source)
+    uses_hf = any(cell.cell_type == "code" and uses_transformers(cell.source)
                   for cell in nb.cells)
     return (HF_EXTRA,) if uses_hf else ()
 
