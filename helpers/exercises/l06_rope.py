@@ -27,7 +27,7 @@ predict(
                      "shifting every position by 1000 leaves every score as it was, up to float rounding.",
     },
     answer="unchanged",
-    hints=("Look at the right-hand picture above: what happens to the angle between q and k when both "
+    hints=("Take one pair: q is turned by m·ω, k by n·ω. What happens to the angle between them when both "
            "positions grow by the same amount?",
            "A dot product sees only the angle between the two vectors (and their lengths), pair by pair."),
     solution='answer = "unchanged"\nH.check("06.shift_sentence", answer)\n',
