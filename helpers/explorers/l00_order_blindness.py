@@ -10,7 +10,7 @@ import torch
 from matplotlib.patches import Rectangle
 
 from ..encodings import sinusoidal
-from ..live import Choice, LiveFigure, register
+from ..live import Choice, LiveFigure, register, render_png
 from ..measure.l00_order_blindness import order_snapshot
 from ..plots import COURSE_DPI, attention_map
 
@@ -26,16 +26,42 @@ def _example() -> dict:
 @register(moves="order", example=_example)
 def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
     """Attention maps of the tokens in the chosen order, without and with a position signal, and
-    how far the mean-pooled output moves from the original order's (numbers from
-    :func:`helpers.measure.l00_order_blindness.order_snapshot`). Each map prints its weights in
-    its cells and outlines the row of the first token, ``tokens[0]``, wherever the order puts it.
+    how far the mean-pooled output moves from the original order's, as two bars with their
+    values printed on them (numbers from :func:`helpers.measure.l00_order_blindness.order_snapshot`).
+    Each map prints its weights in its cells and outlines the row of the first token,
+    ``tokens[0]``, wherever the order puts it.
 
     mha: batch-first nn.MultiheadAttention; x: (length, d) token embeddings in the original
     order; tokens: their words; position: (length, d) position signal added per slot.
     """
+    fig, update, orders, animated = _order_figure(mha, x, tokens, position)
+    order = Choice("order", [(" ".join(tokens[i] for i in o), o) for o in orders])
+    # the order relabels both maps' ticks, so they are redrawn whole; the bar panel's axes stay
+    return LiveFigure(fig, update, {"order": order.slider(orders[0])}, animated=animated, blit=("order",))
+
+
+def order_picture(mha, x, tokens: list[str], position, order) -> bytes:
+    """The picture :func:`order_explorer` shows at ``order`` (a permutation of 0 … length − 1,
+    e.g. ``(1, 2, 0)``), as PNG bytes: a still of another setting than the explorer's start,
+    drawn without a widget."""
+    fig, update, orders, _ = _order_figure(mha, x, tokens, position)
+    try:
+        key = tuple(int(i) for i in order)
+    except (TypeError, ValueError):
+        key = None
+    if key not in orders:
+        plt.close(fig)
+        raise ValueError(f"order must be a permutation of 0 … {len(tokens) - 1}, such as {orders[-1]}, got {order!r}")
+    update(key)
+    png = render_png(fig)
+    plt.close(fig)
+    return png
+
+
+def _order_figure(mha, x, tokens, position):
+    """The explorer's figure and its update(order); the orders offered; the artists update changes."""
     n = len(tokens)
     orders = list(itertools.permutations(range(n)))
-    order = Choice("order", [(" ".join(tokens[i] for i in o), o) for o in orders])
     snapshots = {o: order_snapshot(mha, x, o, position) for o in orders}  # also checks the inputs
     largest = max(max(s.moved_plain, s.moved_with_position) for s in snapshots.values())
 
@@ -48,7 +74,10 @@ def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
     outlines = [ax.add_patch(Rectangle((-0.5, -0.5), n, 1, fill=False, edgecolor="tab:red", linewidth=2))
                 for ax in axes[:2]]
     bars = axes[2].bar(["no position", "with position"], [0.0, 0.0], color=["tab:gray", "tab:blue"])
-    axes[2].set_ylim(0, 1.15 * largest + 1e-6)
+    # each bar's value printed above it: a bar of height 0 is otherwise invisible
+    values = [axes[2].text(bar.get_x() + bar.get_width() / 2, 0.0, "", ha="center", va="bottom", fontsize=10)
+              for bar in bars]
+    axes[2].set_ylim(0, 1.3 * largest + 1e-6)
     axes[2].set_title("|pooled − pooled(original)|")
     fig.tight_layout()
 
@@ -56,8 +85,8 @@ def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
         s = snapshots[order]
         names = [tokens[i] for i in order]
         first = list(order).index(0)  # the row of tokens[0]
-        for im, texts, outline, weights, bar, moved in zip(
-                ims, numbers, outlines, (s.weights_plain, s.weights_with_position), bars,
+        for im, texts, outline, weights, bar, value, moved in zip(
+                ims, numbers, outlines, (s.weights_plain, s.weights_with_position), bars, values,
                 (s.moved_plain, s.moved_with_position), strict=True):
             im.set_data(weights.numpy())
             im.axes.set_xticks(range(n), names, rotation=45)
@@ -67,7 +96,7 @@ def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
                 text.set_color("white" if w < 0.5 else "black")
             outline.set_y(first - 0.5)
             bar.set_height(moved)
+            value.set_y(moved)
+            value.set_text(f"{moved:.3f}")
 
-    # the order relabels both maps' ticks, so they are redrawn whole; the bar panel's axes stay
-    return LiveFigure(fig, update, {"order": order.slider(orders[0])}, animated=(axes[0], axes[1], *bars),
-                      blit=("order",))
+    return fig, update, orders, (axes[0], axes[1], *bars, *values)

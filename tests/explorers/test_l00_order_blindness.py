@@ -1,14 +1,19 @@
 """Lesson 00's explorer: the dropdown of orders and what each shows."""
 
+import io
+
 import matplotlib
 
 matplotlib.use("Agg")
 
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
+from matplotlib.image import imread  # noqa: E402
 
 import helpers as H  # noqa: E402
 from helpers.explorers import order_explorer  # noqa: E402
+from helpers.explorers.l00_order_blindness import order_picture  # noqa: E402
 from helpers.live import REGISTRY  # noqa: E402
 
 
@@ -25,6 +30,9 @@ def test_every_order_is_offered_and_shows_its_snapshot():
     assert torch.allclose(torch.as_tensor(with_position.data), snap.weights_with_position)
     bars = live.fig.axes[2].patches
     assert [b.get_height() for b in bars] == pytest.approx([snap.moved_plain, snap.moved_with_position])
+    printed = [t.get_text() for t in live.fig.axes[2].texts]  # each bar's value, printed on it
+    assert printed == [f"{snap.moved_plain:.3f}", f"{snap.moved_with_position:.3f}"]
+    assert printed[0] == "0.000" and float(printed[1]) > 0.01
     assert [t.get_text() for t in live.fig.axes[0].get_xticklabels()] == ["man", "bites", "dog"]
 
 
@@ -44,3 +52,18 @@ def test_each_cell_prints_its_weight_and_the_first_token_row_is_outlined():
         assert printed == {(i, j): f"{weights[i, j].item():.2f}" for i in range(3) for j in range(3)}
         (outline,) = ax.patches
         assert outline.get_y() == pytest.approx(1.5)
+
+
+def test_a_still_of_another_order_is_the_explorer_picture_at_that_order():
+    args = REGISTRY["order_explorer"].example()
+    live = order_explorer(**args)
+    live.set(order=(1, 2, 0))
+    still = order_picture(**args, order=[1, 2, 0])
+    start = order_picture(**args, order=(0, 1, 2))
+    pixels = [imread(io.BytesIO(png)) for png in (live.png, still, start)]
+    assert pixels[0].shape == pixels[1].shape
+    assert np.abs(pixels[0] - pixels[1]).max() < 0.05  # the same picture (drawn whole, not blitted)
+    assert np.abs(pixels[1] - pixels[2]).max() > 0.5  # another order: another picture
+    for bad in ((0, 1), (0, 0, 1), "dog"):
+        with pytest.raises(ValueError, match="order must be a permutation"):
+            order_picture(**args, order=bad)
