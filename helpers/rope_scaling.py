@@ -24,8 +24,10 @@ its wavelength is 2π/ω_i = L / r_i.
 The two ramps differ: Llama 3's is linear in r_i. The YaRN paper writes its ramp in r too, but
 the authors' released code — and Hugging Face's, the one checkpoints are run with — ramps linearly
 in the pair index i (that is, in ln r_i) between the pairs where r = β_fast and r = β_slow, rounded
-outward to whole pairs. Both keep and fully interpolate the same pairs; only the blends differ.
-This module follows the released code.
+outward to whole pairs, and never starting before pair 0. Where pair 0 turns at least β_fast times
+within L (Llama 2, Llama 3.1), both keep and fully interpolate the same pairs and only the blends differ.
+Where it does not (a short L or a small head), the code still keeps pair 0, which the paper's formula
+would blend. This module follows the released code.
 """
 
 from __future__ import annotations
