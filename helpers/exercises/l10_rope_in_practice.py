@@ -137,20 +137,21 @@ predict(
 
 predict(
     "10.bfloat16_position",
-    title="The position bfloat16 stores for 257",
-    question="bfloat16 keeps 8 significant bits. Which number does it store for position 257?",
+    title="The position bfloat16 stores for 1003",
+    question="bfloat16 keeps 8 significant bits, and a number it cannot store is rounded to the nearest one it "
+             "can. Which number does it store for position 1003?",
     choices={
-        "257": "257 needs 9 significant bits (binary 100000001). With 8, the numbers from 256 to 512 are spaced "
-               "2 apart, so 257 cannot be stored.",
-        "256": "From 256 to 512 bfloat16 numbers are spaced 2 apart. 257 lies halfway between 256 and 258, "
-               "and a tie rounds to the neighbour whose last kept bit is 0, which is 256.",
-        "258": "From 256 to 512 the spacing is 2, so 257 is a tie between 256 and 258. Ties round to the neighbour "
-               "whose last kept bit is 0 (round half to even): that is 256, not 258.",
-        "inf": "bfloat16 has float32's exponent range, up to about 3.4e38: 257 is far from overflowing. "
-               "(float16 overflows at 65 520.)",
+        "1003": "1003 needs 10 significant bits (binary 1111101011). With 8, the numbers from 512 to 1024 are "
+                "spaced 4 apart (1000, 1004, …), so 1003 cannot be stored.",
+        "1002": "From 512 = 2^9 to 1024, 8 significant bits leave steps of 2^(9 + 1 − 8) = 4, not 2: 1002 cannot be "
+                "stored either. The neighbours of 1003 are 1000 and 1004.",
+        "1000": "1000 is a neighbour (the spacing is 4 there), but 1003 is 3 away from it and 1 away from 1004. "
+                "Conversion rounds to the nearest number; it does not chop off the low bits.",
+        "1004": "Right: from 512 to 1024 bfloat16's numbers are 4 apart, 1003 lies between 1000 and 1004, and it "
+                "goes to the nearer one, 1004.",
     },
-    answer="256",
-    hints=("With 8 significant bits, how far apart are neighbouring numbers between 256 = 2^8 and 512?",
-           "257 lies exactly halfway between two neighbours; a tie goes to the one whose last kept bit is 0."),
-    solution='answer = "256"\nH.check("10.bfloat16_position", answer)\n',
+    answer="1004",
+    hints=("With 8 significant bits, how far apart are neighbouring numbers between 512 = 2^9 and 1024?",
+           "They are 4 apart there: which two of them surround 1003, and which is nearer?"),
+    solution='answer = "1004"\nH.check("10.bfloat16_position", answer)\n',
 )

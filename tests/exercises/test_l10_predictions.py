@@ -9,16 +9,27 @@ import helpers as H
 from .kit import assert_choices
 
 
-@pytest.mark.parametrize(("exercise_id", "right"), [("10.wrong_layout", "b"), ("10.bfloat16_position", "256")])
+@pytest.mark.parametrize(("exercise_id", "right"), [("10.wrong_layout", "b"), ("10.bfloat16_position", "1004")])
 def test_every_choice_gets_its_verdict(exercise_id, right):
     assert_choices(exercise_id, right, at_least=3)
 
 
-def test_bfloat16_stores_257_as_256():
-    assert H.check("10.bfloat16_position", 256).passed  # a number is matched by its text
-    assert torch.tensor(257.0).to(torch.bfloat16).item() == 256.0
-    assert torch.tensor(259.0).to(torch.bfloat16).item() == 260.0  # the other tie goes up: round half to even
-    assert torch.tensor(257.0).to(torch.bfloat16).item() != float("inf")
+def _nearest_bfloat16(p: int) -> int:
+    """By hand: bfloat16 keeps 8 significant bits, so in [2^e, 2^(e+1)) its numbers are 2^(e−7) apart; round to
+    the nearest, a tie to the neighbour whose last kept bit is 0."""
+    step = 2 ** max(p.bit_length() - 8, 0)
+    low, high = p // step * step, (p // step + 1) * step
+    if p - low != high - p:
+        return low if p - low < high - p else high
+    return low if (low // step) % 2 == 0 else high
+
+
+def test_bfloat16_stores_1003_as_1004_without_a_tie():
+    assert H.check("10.bfloat16_position", 1004).passed  # a number is matched by its text
+    assert _nearest_bfloat16(1003) == 1004 and 1003 - 1000 != 1004 - 1003  # no tie: the question needs no tie rule
+    for p in (255, 256, 257, 259, 1001, 1002, 1003, 4097):
+        assert torch.tensor(float(p)).to(torch.bfloat16).item() == _nearest_bfloat16(p), p
+    assert (_nearest_bfloat16(257), _nearest_bfloat16(259)) == (256, 260)  # the ties the lesson explains after
 
 
 def _turn_pairs(x, positions, pairs, d):
