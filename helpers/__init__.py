@@ -186,6 +186,36 @@ from .rotary import (
 )
 from .schemes import SCHEMES, scheme
 from .tasks import LetterDigitCopy, Task
+from .text import (
+    CORPUS_SHA256,
+    FINE_TUNE_FACTOR,
+    FINE_TUNE_LENGTH,
+    TEXT_BAND_NAMES,
+    TEXT_LENGTH,
+    TEXT_MAX_LENGTH,
+    TEXT_SCHEMES,
+    TEXT_SEEDS,
+    TEXT_VARIANTS,
+    TextStretchTable,
+    TextValidationCurves,
+    build_text_model,
+    decode_text,
+    encode_text,
+    load_text_model,
+    text_band_losses,
+    text_bands,
+    text_corpus,
+    text_loss_by_position,
+    text_loss_curves,
+    text_manifest,
+    text_perplexity_by_length,
+    text_steps_to_reach,
+    text_stretch_losses,
+    text_unigram_entropy,
+    text_valid_loss,
+    text_validation_curves,
+    text_windows,
+)
 from .training import SHORT_CONTEXT, ShortContext, loss_by_position, train, train_many
 
 # Read (not imported) by every lesson's setup cell to tell this package from any other named `helpers`.
