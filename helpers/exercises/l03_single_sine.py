@@ -4,17 +4,19 @@
 03.smallest_gap (implement): my_smallest_gap(omega, length) → 0-dim tensor,
     min over p ≠ q in 0 … length − 1 of |sin(ω·p) − sin(ω·q)|.
 03.circle_pair (predict): at ω = 1, L = 50, which pair is closest on the circle?
-03.near_collision (explore): find an ω at which the two closest of 50 codes sin(ω·p) are not
-    neighbours, and say how many positions apart they are (checked at the learner's own ω).
+03.near_collision (explore): at an ω of the learner's choice, say why the two closest of 50 codes
+    sin(ω·p) are close: which factor of their gap, 2·|cos(ω(i + j)/2)|·|sin(ω(j − i)/2)|, is the
+    smaller, "mirror" or "repeat" (checked at the learner's own ω).
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 
 import torch
 
-from ..measure.l03_single_sine import closest_pair, smallest_gap
+from ..measure.l03_single_sine import closest_pair, pair_kind, smallest_gap
 from .core import Case, explore, implement, predict
 
 predict(
@@ -113,8 +115,8 @@ implement(
         ),
         "computed in float32": (
             _float32,
-            "the gaps go below float32's resolution (1.3·10⁻⁷ at ω = 1): compute the codes in float64, "
-            "torch.arange(length, dtype=torch.float64).",
+            "float32 codes near ±1 are spaced 6·10⁻⁸ apart, so a gap of 1.3·10⁻⁷ (ω = 1) comes out about 10 % "
+            "off and smaller gaps are lost: compute the codes in float64, torch.arange(length, dtype=torch.float64).",
         ),
     },
     hints=(
@@ -148,45 +150,76 @@ predict(
 )
 
 
+NEAR_COLLISION_LENGTH = 50
+
+
+def _omega_value(omega) -> float | None:
+    if isinstance(omega, torch.Tensor) and omega.numel() == 1 and not omega.dtype.is_complex:
+        omega = omega.item()
+    if isinstance(omega, bool) or not isinstance(omega, numbers.Real) or not 0.01 <= float(omega) <= 3:
+        return None
+    return float(omega)
+
+
 def _near_collision(answer, omega=None, length=None) -> tuple[bool, str]:
-    """Right when ``answer`` is j − i for the closest pair (i, j) of sin(ω·p), p < length, at the
-    learner's own ω, and that pair is not two neighbours."""
-    if isinstance(omega, bool) or not isinstance(omega, (int, float)) or not 0.01 <= omega <= 3:
-        return False, f"omega must be a number from 0.01 to 3 (the cell's setting), got {omega!r}."
-    if isinstance(length, bool) or not isinstance(length, int) or not 2 <= length <= 10_000:
-        return False, f"length must be a whole number from 2 to 10000 (the cell's setting), got {length!r}."
-    i, j, distance = closest_pair(torch.sin(omega * torch.arange(length, dtype=torch.float64)))
-    if j - i == 1:
-        return False, (f"At ω = {omega} the two closest codes are neighbours, positions {i} and {j}: that is the "
-                       "slow wave's failure. Raise ω until the closest pair lies further apart, then answer again.")
-    try:
-        given = float(str(answer).strip())
-    except ValueError:
-        return False, f"Answer with a number of positions (pair.j − pair.i), got {answer!r}."
-    if given != j - i:
-        return False, (f"At ω = {omega} the closest codes are positions {i} and {j}, {j - i} apart; you answered "
-                       f"{answer!r}.")
-    return True, (f"At ω = {omega} positions {i} and {j} are {j - i} apart, yet their codes differ by only "
-                  f"{distance:.2g}: the wave came back (or mirrored) onto the same height, the fast wave's failure.")
+    """Right when ``answer`` names the smaller factor of the closest pair (i, j) of the 50 codes
+    sin(ω·p) at the learner's own ω (:func:`helpers.measure.l03_single_sine.pair_kind`):
+    "mirror" for |cos(ω(i + j)/2)|, "repeat" for |sin(ω(j − i)/2)|."""
+    w = _omega_value(omega)
+    if w is None:
+        return False, f"omega must be a number from 0.01 to 3 (set it at the top of the cell), got {omega!r}."
+    if length != NEAR_COLLISION_LENGTH or isinstance(length, bool):
+        return False, f"length must stay {NEAR_COLLISION_LENGTH} (the task's 50 codes), got {length!r}."
+    choice = answer.strip().lower() if isinstance(answer, str) else None
+    if choice not in ("mirror", "repeat"):
+        return False, f'Answer "mirror" or "repeat", got {answer!r}.'
+    i, j, gap = closest_pair(torch.sin(w * torch.arange(length, dtype=torch.float64)))
+    kind = pair_kind(w, i, j)
+    if kind == "step":
+        return False, (f"At ω = {omega} the two closest codes are neighbours on one slope of the wave, positions "
+                       f"{i} and {j}: the slow wave's blur, not a collision. Raise ω until the wave turns back "
+                       "within the 50 positions, then answer again.")
+    if choice != kind:
+        return False, (f"At ω = {omega} the closest codes are positions {i} and {j}. Compute the two factors of "
+                       f"their gap, |cos(ω(i + j)/2)| and |sin(ω(j − i)/2)|: the smaller one names the reason. "
+                       f"You answered {answer!r}.")
+    mirror, repeat = abs(math.cos(w * (i + j) / 2)), abs(math.sin(w * (j - i) / 2))
+    turns = (j - i) * w / (2 * math.pi)
+    crest = "crest" if math.sin(w * (i + j) / 2) > 0 else "trough"
+    said = (f"(i + j)·ω/π = {(i + j) * w / math.pi:.3f}, close to an odd number: the two sit either side of a "
+            f"{crest}{', as neighbours' if j - i == 1 else ''}" if kind == "mirror" else
+            f"(j − i)·ω/2π = {turns:.3f}: the wave came back after almost {round(turns)} "
+            f"turn{'s' if round(turns) > 1 else ''}")
+    return True, (f"At ω = {omega} positions {i} and {j} have codes only {gap:.2g} apart, 2 × {mirror:.2g} × "
+                  f"{repeat:.2g}, and the {kind} factor is the smaller: {said}. The other factor, "
+                  f"{max(mirror, repeat):.2g}, helps when it is small too, as it often is for the closest pair of a "
+                  "wave that turns many times.")
 
 
-NEAR_COLLISION_SOLUTION = '''omega = 1.0   # your ω (0.01 … 3)
+NEAR_COLLISION_SOLUTION = '''import math
+
+omega = 0.7   # your ω, a number from 0.01 to 3
 length = 50
-pair = H.closest_pair(torch.sin(omega * torch.arange(length, dtype=torch.float64)))
-answer = pair.j - pair.i  # how many positions apart are the two closest codes at your ω?
+i, j, gap = H.closest_pair(torch.sin(omega * torch.arange(length, dtype=torch.float64)))
+mirror, repeat = abs(math.cos(omega * (i + j) / 2)), abs(math.sin(omega * (j - i) / 2))
+print(f"closest pair {i} and {j}, gap {gap:.2g} = 2 × {mirror:.2g} × {repeat:.2g}")
+answer = "mirror" if mirror < repeat else "repeat"
 H.check("03.near_collision", answer, omega=omega, length=length)
 '''
 
 explore(
     "03.near_collision",
-    title="find a near-collision yourself",
-    question="Find an ω from 0.01 to 3 at which the two closest of the 50 codes sin(ω·p) are not neighbours; "
-             "how many positions apart are they?",
+    title="why two codes collide, at your own ω",
+    question="Pick an ω from 0.01 to 3 and find the two closest, i < j, of the 50 codes sin(ω·p). Their gap is "
+             "2·|cos(ω(i + j)/2)|·|sin(ω(j − i)/2)|: which factor is the smaller? \"mirror\" (the first: the two "
+             "sit either side of a crest or trough) or \"repeat\" (the second: they are almost whole turns apart)?",
     verify=_near_collision,
     context=("omega", "length"),
     hints=(
-        "Slow waves (small ω) make neighbours the closest pair; try ω = 0.5, 1 or 2.",
-        "The cell already computes pair = H.closest_pair(...): the answer is pair.j − pair.i, once it is more than 1.",
+        "H.closest_pair(torch.sin(omega * torch.arange(length, dtype=torch.float64))) gives the pair (i, j) and "
+        "its gap, as in the cell on ω = 1 near the top of the lesson.",
+        "Compute abs(math.cos(omega * (i + j) / 2)) and abs(math.sin(omega * (j - i) / 2)); their product times 2 "
+        "is the gap. If the pair is two neighbours on one slope, your ω is too small.",
     ),
     solution=NEAR_COLLISION_SOLUTION,
     setup="import torch\n",

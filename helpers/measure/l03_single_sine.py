@@ -70,6 +70,36 @@ def _closest_pair(c: torch.Tensor) -> ClosestPair:
     return ClosestPair(i, j, distance)
 
 
+PAIR_KINDS = ("step", "mirror", "repeat")
+
+
+def pair_kind(omega: float, i: int, j: int) -> str:
+    """Why the codes sin(ω·i) and sin(ω·j) of two positions i < j are close. Their difference is
+    a product, sin(ω·j) − sin(ω·i) = 2·cos(ω·(i + j)/2)·sin(ω·(j − i)/2), and the smaller factor
+    names the reason:
+
+    - ``"mirror"``: |cos(ω·(i + j)/2)| is the smaller, (i + j)·ω is close to an odd multiple of π:
+      the two sit either side of a crest or a trough (sin x = sin(π − x)), adjacent or not;
+    - ``"repeat"``: |sin(ω·(j − i)/2)| is the smaller and (j − i)·ω/2π rounds to a whole number
+      k ≥ 1: the wave came back after almost k turns;
+    - ``"step"``: |sin(ω·(j − i)/2)| is the smaller and (j − i)·ω/2π rounds to 0: a small step
+      along one slope of the wave (a slow wave blurring nearby positions).
+
+    omega: a finite number > 0; i, j: positions, 0 ≤ i < j. One of :data:`PAIR_KINDS`.
+    """
+    omega = check_finite("omega", omega)
+    if omega <= 0:
+        raise ValueError(f"omega must be a finite number > 0, got {omega}")
+    i, j = check_int("i", i, 0), check_int("j", j, 0)
+    if j <= i:
+        raise ValueError(f"j must be larger than i (two distinct positions, i < j), got i = {i}, j = {j}")
+    mirror = abs(math.cos(omega * (i + j) / 2))
+    repeat = abs(math.sin(omega * (j - i) / 2))
+    if mirror <= repeat:
+        return "mirror"
+    return "step" if round(omega * (j - i) / (2 * math.pi)) == 0 else "repeat"
+
+
 def _sines(w: torch.Tensor, length: int) -> torch.Tensor:
     return torch.sin(w.reshape(-1, 1) * torch.arange(length, dtype=torch.float64))
 

@@ -144,30 +144,73 @@ def _closest_by_brute_force(omega, length):
     return min((abs(codes[p] - codes[q]), p, q) for p in range(length) for q in range(p + 1, length))
 
 
-@pytest.mark.parametrize("omega", [0.7, 1.0, 2.5])
-def test_near_collision_passes_the_learners_own_pair_and_nothing_else(omega):
+def _smaller_factor_by_hand(omega, i, j):
+    """sin(ωj) − sin(ωi) = 2·cos(ω(i+j)/2)·sin(ω(j−i)/2): the name of the smaller factor, written out here."""
+    return "mirror" if abs(math.cos(omega * (i + j) / 2)) < abs(math.sin(omega * (j - i) / 2)) else "repeat"
+
+
+# ω = 1: 8 and 14, 8 + 14 = 22 ≈ 7π (|cos 11| = 0.0044 against |sin 3| = 0.14); ω = 0.7: 38 and 47,
+# 9·0.7/2π = 1.003 turns; ω = 0.05: neighbours 31 and 32 either side of the crest (31.5·0.05 ≈ π/2)
+@pytest.mark.parametrize(("omega", "right"), [(1.0, "mirror"), (0.7, "repeat"), (0.05, "mirror"), (2.5, None)])
+def test_near_collision_passes_the_smaller_factor_of_the_learners_own_pair(omega, right):
     _, i, j = _closest_by_brute_force(omega, 50)
-    assert j - i > 1
-    assert H.check("03.near_collision", j - i, omega=omega, length=50).passed
-    assert H.check("03.near_collision", str(j - i), omega=omega, length=50).passed
-    wrong = H.check("03.near_collision", j - i + 1, omega=omega, length=50)
-    assert wrong.status == "failed" and f"positions {i} and {j}" in wrong.message
+    expected = _smaller_factor_by_hand(omega, i, j)
+    assert right is None or expected == right
+    for choice in ("mirror", "repeat"):
+        result = H.check("03.near_collision", choice, omega=omega, length=50)
+        assert result.passed == (choice == expected), (choice, result.message)
+        if not result.passed:
+            assert f"positions {i} and {j}" in result.message and "the smaller one names the reason" in result.message
+    assert H.check("03.near_collision", f"  {expected.upper()} ", omega=omega, length=50).passed
+
+
+def test_near_collision_is_well_posed_at_every_omega():
+    # from 0.01 to 3: either neighbours on one slope, before the wave's first crest (the checker asks for a
+    # faster wave), or exactly one of the two answers passes
+    slope = 0
+    for omega in np.linspace(0.01, 3, 600):
+        omega = float(omega)
+        _, i, j = _closest_by_brute_force(omega, 50)
+        verdicts = {c: H.check("03.near_collision", c, omega=omega, length=50) for c in ("mirror", "repeat")}
+        if "Raise ω" in verdicts["mirror"].message:
+            assert "Raise ω" in verdicts["repeat"].message and j - i == 1
+            assert 49 * omega < math.pi / 2   # the wave has not reached its first crest
+            slope += 1
+        else:
+            assert verdicts[_smaller_factor_by_hand(omega, i, j)].passed
+            assert sum(v.passed for v in verdicts.values()) == 1, omega
+    assert 0 < slope < 10
 
 
 def test_near_collision_at_a_slow_wave_asks_for_a_faster_one():
-    _, i, j = _closest_by_brute_force(0.05, 50)
-    assert j - i == 1
-    result = H.check("03.near_collision", 1, omega=0.05, length=50)
-    assert result.status == "failed" and "neighbours" in result.message and "Raise ω" in result.message
+    _, i, j = _closest_by_brute_force(0.02, 50)
+    assert (i, j) == (48, 49)   # 97·0.02/2 = 0.97 rad: on the rising slope, before the crest at π/2
+    result = H.check("03.near_collision", "mirror", omega=0.02, length=50)
+    assert result.status == "failed" and "neighbours on one slope" in result.message and "Raise ω" in result.message
+
+
+def test_near_collision_failure_does_not_name_the_right_answer():
+    result = H.check("03.near_collision", "repeat", omega=1.0, length=50)
+    assert result.status == "failed"
+    body = result.message.split("You answered")[0]
+    assert "|cos(ω(i + j)/2)| and |sin(ω(j − i)/2)|" in body   # what to compute, not its values
+    assert "mirror" not in body.replace("'", "") and "0.0044" not in body and "0.14" not in body
 
 
 @pytest.mark.parametrize(("answer", "omega", "length", "says"), [
-    ("six", 1.0, 50, "Answer with a number"), (6, 7.0, 50, "omega must be"), (6, 1.0, 1, "length must be"),
+    ("six", 1.0, 50, 'Answer "mirror"'), (6, 1.0, 50, 'Answer "mirror"'), ("both", 1.0, 50, 'Answer "mirror"'),
+    ("mirror", 7.0, 50, "omega must be"),
+    ("mirror", None, 50, "omega must be"), ("mirror", 1.0, 60, "length must stay 50"),
+    ("mirror", 1.0, 1, "length must stay 50"),
 ])
 def test_near_collision_bad_input_gets_a_message(answer, omega, length, says):
     result = H.check("03.near_collision", answer, omega=omega, length=length)
     assert result.status == "failed" and says in result.message
 
 
+def test_near_collision_takes_omega_as_a_tensor():
+    assert H.check("03.near_collision", "mirror", omega=torch.tensor(1.0), length=50).passed
+
+
 def test_near_collision_not_attempted():
-    assert H.check("03.near_collision", None, omega=0.05, length=50).status == "not attempted"
+    assert H.check("03.near_collision", None, omega=None, length=50).status == "not attempted"

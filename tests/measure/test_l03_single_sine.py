@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import helpers as H
+from helpers.measure.l03_single_sine import PAIR_KINDS, pair_kind
 
 
 def _brute_closest(codes):
@@ -96,3 +97,45 @@ def test_sine_snapshot():
 def test_bad_input_names_the_parameter(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def _kind_by_hand(omega, i, j):
+    # the two factors of sin(ωj) − sin(ωi) = 2·cos(ω(i+j)/2)·sin(ω(j−i)/2), from the sum and the offset
+    mirror = abs(math.cos(omega * (i + j) / 2))
+    turns = omega * (j - i) / (2 * math.pi)
+    if mirror <= abs(math.sin(math.pi * turns)):
+        return "mirror"
+    return "step" if turns < 0.5 else "repeat"
+
+
+def test_pair_kind_by_hand():
+    # ω = 2π/12: 1 and 5 mirror each other about the crest at 3; 0 and 12 are exactly one turn apart
+    w12 = 2 * math.pi / 12
+    assert pair_kind(w12, 1, 5) == "mirror" and pair_kind(w12, 0, 12) == "repeat"
+    # a slow wave: 48 and 49 on the rising slope (97·0.01/2 = 0.485 rad, far from the crest π/2)
+    assert pair_kind(0.01, 48, 49) == "step"
+    # neighbours either side of a crest are a mirror pair: 31.5·0.05 = 1.575 ≈ π/2
+    assert pair_kind(0.05, 31, 32) == "mirror"
+    # ω = 1: 333/2π = 52.9986 turns, but 11 + 344 = 355 ≈ 113π is closer still: the mirror factor is the smaller
+    assert abs(math.cos(355 / 2)) < 1e-4 < 4e-3 < abs(math.sin(333 / 2)) and pair_kind(1.0, 11, 344) == "mirror"
+    # ω = 0.7: 38 and 47 are 9·0.7/2π = 1.003 turns apart (factor 0.0084); (38 + 47)·0.7/π = 18.94 (factor 0.095)
+    assert pair_kind(0.7, 38, 47) == "repeat"
+    assert PAIR_KINDS == ("step", "mirror", "repeat")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1e-3, 3.0), st.integers(2, 200))
+def test_pair_kind_of_the_closest_pair_against_the_factors(omega, length):
+    codes = [math.sin(omega * p) for p in range(length)]
+    _, i, j = min((abs(codes[p] - codes[q]), p, q) for p in range(length) for q in range(p + 1, length))
+    assert pair_kind(omega, i, j) == _kind_by_hand(omega, i, j)
+
+
+@pytest.mark.parametrize(("args", "error", "words"), [
+    ((0.0, 1, 2), ValueError, "omega"), ((float("nan"), 1, 2), ValueError, "omega"),
+    ((1.0, 2, 2), ValueError, "j must be larger"), ((1.0, -1, 2), ValueError, "i must be"),
+    ((1.0, 1, 2.5), TypeError, "j must be"),
+])
+def test_pair_kind_bad_input_names_the_parameter(args, error, words):
+    with pytest.raises(error, match=words):
+        pair_kind(*args)
