@@ -70,8 +70,8 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
     ax.add_patch(FancyArrowPatch((v_from, ROW + HEIGHT / 2 + 0.05), (v_to, ROW + HEIGHT / 2 + 0.05),
                                  connectionstyle="arc3,rad=-0.12", arrowstyle="-|>", mutation_scale=9,
                                  color="0.55", linewidth=1))
-    ax.text((v_from + v_to) / 2, ROW + HEIGHT / 2 + 0.72, "v (no scheme rotates or biases it)", ha="center",
-            va="bottom", fontsize=8, color="0.45")
+    ax.text((v_from + v_to) / 2, ROW + HEIGHT / 2 + 0.72, "v (no scheme in this course rotates or biases it)",
+            ha="center", va="bottom", fontsize=8, color="0.45")
     heading = ax.set_title("", fontsize=10)
 
     def update(scheme):
