@@ -16,7 +16,7 @@ TORCH_PIN   := $(shell grep -m1 '^torch==' requirements.txt)
 TORCH_INDEX ?= $(if $(filter Linux,$(shell uname -s)),https://download.pytorch.org/whl/cpu,)
 
 .PHONY: setup setup-test lab test test-unit test-notebooks test-portable notebooks notebook lint bench clean \
-	setup-colab test-colab test-browser bench-sliders
+	setup-colab test-colab test-browser bench-sliders site
 
 # What a learner needs: the course's pins and the helpers package, nothing for testing.
 $(COURSE_STAMP): requirements.txt pyproject.toml
@@ -88,7 +88,7 @@ test-colab: setup-colab
 BROWSER_ARTIFACTS := test-artifacts/browser
 NO_BROWSER := !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
 
-test-browser: setup-test
+test-browser: setup-test site
 	@echo "browser test: screenshots in $(BROWSER_ARTIFACTS)/"
 	BROWSER_ARTIFACTS=$(BROWSER_ARTIFACTS) $(PY) -m pytest tests/browser -v -s -rs -p no:cacheprovider
 	@if [ -x "$${CHROMIUM:-/usr/bin/chromium}" ]; then \
@@ -98,6 +98,35 @@ test-browser: setup-test
 		echo "!!! Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM=/path/to/chromium,"; \
 		echo "!!! then run: make test-browser"; echo "$(NO_BROWSER)"; \
 	fi
+
+# The course's web site in _build/site, from the committed notebooks (nothing is executed): Sphinx
+# with MyST-NB in an environment of its own (requirements-site.txt), MathJax from npm
+# (site/package-lock.json), copied into the site so that no page loads anything from another server.
+# Any Sphinx warning (a broken link between lessons, a remote image) fails the build.
+SITE_VENV  := .venv-site
+SITE_STAMP := $(SITE_VENV)/.installed
+SITE_OUT   := _build/site
+MATHJAX    := site/node_modules/mathjax/es5/tex-chtml.js
+
+$(SITE_STAMP): requirements-site.txt
+	test -x $(SITE_VENV)/bin/python || $(PYTHON) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SITE_VENV)/bin/python -m pip install --quiet -r requirements-site.txt
+	touch $(SITE_STAMP)
+
+$(MATHJAX): site/package.json site/package-lock.json
+	@command -v npm > /dev/null || { echo "make site needs npm (Node.js) to fetch MathJax;" \
+		"on Debian/Ubuntu: sudo apt-get install npm"; exit 1; }
+	npm ci --prefix site --ignore-scripts --no-audit --no-fund
+	touch $(MATHJAX)
+
+$(SITE_OUT)/index.html: $(SITE_STAMP) $(MATHJAX) README.md $(wildcard notebooks/[0-9][0-9]_*.ipynb) \
+		$(wildcard site/*.py site/_static/* site/_templates/*)
+	rm -rf $(SITE_OUT)
+	$(SITE_VENV)/bin/sphinx-build -b html -q -W --keep-going -c site -d _build/doctrees . $(SITE_OUT)
+
+site: $(SITE_OUT)/index.html
+	@echo "site: $(SITE_OUT)/index.html, $$(du -sh $(SITE_OUT) | cut -f1)"
 
 # Re-execute every notebook in place, storing outputs and widget state.
 notebooks: setup-test
@@ -115,4 +144,4 @@ bench-sliders: setup-test
 	$(PY) benchmarks/slider_latency.py
 
 clean:
-	rm -rf $(VENV) $(COLAB_VENV)
+	rm -rf $(VENV) $(COLAB_VENV) $(SITE_VENV) _build site/node_modules

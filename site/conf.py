@@ -1,0 +1,151 @@
+"""The course's web site: Sphinx + MyST-NB over the committed notebooks (``make site``).
+
+The source directory is the repository itself (``sphinx-build -c site . _build/site``), so the
+README is the home page and its links to ``notebooks/NN_*.ipynb`` resolve as they do on GitHub.
+Notebooks are rendered with the outputs they were committed with: nothing is executed.
+
+A page loads nothing from another server: MathJax is copied in from npm (``site/package.json``),
+the Colab and Binder badges are drawn by the site's own images, ipywidgets' scripts (served from a
+CDN) are left out, and an explorer's saved figure (``image/png``) is shown instead of its widget view.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+
+SITE = Path(__file__).resolve().parent
+ROOT = SITE.parent
+_PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+REPOSITORY = _PROJECT["urls"]["Repository"].rstrip("/")
+MATHJAX = SITE / "node_modules" / "mathjax" / "es5"
+# what the pages use of MathJax: the TeX-to-HTML bundle, the fonts, the TeX extensions it loads on
+# demand, and what its right-click menu loads (accessibility, speech)
+MATHJAX_PARTS = ["tex-chtml.js", "input/tex", "output/chtml", "a11y", "ui", "sre", "LICENSE"]
+
+project = "Positional encoding, argued in stages"
+author = "the course's authors"
+version = release = _PROJECT["version"]
+language = "en"
+
+extensions = ["myst_nb"]
+root_doc = "README"
+# only the README and the lessons; everything else in the repository is not a page
+include_patterns = ["README.md", "notebooks/[0-9][0-9]_*.ipynb"]
+exclude_patterns = [".*", "_build", "build", "site", "tests", "helpers", "tools", "benchmarks", "binder",
+                    "*.egg-info", "test-artifacts"]
+templates_path = ["_templates"]
+html_static_path = ["_static"]
+
+# MyST: $…$ and $$…$$ maths; headings up to ### get anchors, so links such as 06_rope.ipynb#conventions
+# and the glossary's #glossary resolve
+myst_enable_extensions = ["dollarmath"]
+myst_heading_anchors = 3
+nb_execution_mode = "off"
+nb_ipywidgets_js = {}  # no require.js or widget manager from a CDN: the saved figure stands in
+# an explorer cell saves its figure as image/png beside the widget view: the page shows the figure
+nb_mime_priority_overrides = [("html", "image/png", 5)]
+
+mathjax_path = "mathjax/tex-chtml.js"
+
+html_theme = "sphinx_book_theme"
+html_title = project
+html_last_updated_fmt = None
+html_theme_options = {
+    "repository_url": REPOSITORY,
+    "repository_branch": "main",
+    "path_to_docs": "",
+    "use_repository_button": True,
+    "home_page_in_toc": True,
+    "show_navbar_depth": 1,
+    "footer_content_items": ["course-footer.html"],
+    "navbar_persistent": [],  # the search field sits in the sidebar already
+}
+html_sidebars = {"**": ["navbar-logo.html", "icon-links.html", "search-button-field.html",
+                        "sbt-sidebar-nav.html", "course-links.html"]}
+# default_mode: the theme's script logs an error when the page names no colour mode
+html_context = {"glossary_page": "notebooks/11_the_map", "repository_url": REPOSITORY, "default_mode": "auto"}
+html_css_files = ["course.css"]
+
+# The README has no toctree (GitHub would show it as text): the site adds one, the lessons in order.
+LESSONS_TOCTREE = """
+
+```{toctree}
+:hidden:
+:caption: Lessons
+:glob:
+
+notebooks/[0-9][0-9]_*
+```
+"""
+
+# Badges are images on another server: the site draws its own.
+BADGES = {
+    "https://colab.research.google.com/assets/colab-badge.svg": "/site/_static/badge-colab.svg",
+    "https://mybinder.org/badge_logo.svg": "/site/_static/badge-binder.svg",
+}
+logger = logging.getLogger(__name__)
+
+
+def add_lessons_toctree(app, docname: str, source: list[str]) -> None:
+    if docname == app.config.root_doc:
+        source[0] += LESSONS_TOCTREE
+
+
+class LocalImages(SphinxTransform):
+    """A badge's remote image becomes the site's copy; any other remote image is an error."""
+
+    default_priority = 400
+
+    def apply(self, **kwargs) -> None:
+        for image in self.document.findall(nodes.image):
+            uri = image["uri"]
+            if uri in BADGES:
+                image["uri"] = BADGES[uri]
+                image["candidates"] = {"*": BADGES[uri].lstrip("/")}
+            elif re.match(r"^[a-z]+://", uri):
+                logger.warning("remote image %s: a page must load nothing from another server", uri,
+                               location=image)
+
+
+def copy_mathjax(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    if not (MATHJAX / "tex-chtml.js").is_file():
+        raise RuntimeError(f"MathJax is missing from {MATHJAX}: run `npm ci --prefix site` (make site does)")
+    target = Path(app.outdir) / "_static" / "mathjax"
+    for part in MATHJAX_PARTS:
+        source = MATHJAX / part if part != "LICENSE" else MATHJAX.parent / "LICENSE"
+        if source.is_dir():
+            shutil.copytree(source, target / part, dirs_exist_ok=True)
+        else:
+            (target / part).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / part)
+
+
+def drop_widget_state(app, env) -> None:
+    """No widget manager runs on the site, so a notebook's saved widget state (which can hold a
+    figure per explorer) would only weigh the page down: it is left out."""
+    for data in getattr(env, "nb_metadata", {}).values():
+        data.get("js_files", {}).pop("ipywidgets_state", None)
+
+
+def home_page(app, exception) -> None:
+    """The README is the home page: served at the site's root as index.html too."""
+    if exception is None and app.builder.format == "html":
+        out = Path(app.outdir)
+        shutil.copy2(out / f"{app.config.root_doc}.html", out / "index.html")
+
+
+def setup(app):
+    app.connect("source-read", add_lessons_toctree)
+    app.add_transform(LocalImages)
+    app.connect("env-updated", drop_widget_state)
+    app.connect("build-finished", copy_mathjax)
+    app.connect("build-finished", home_page)

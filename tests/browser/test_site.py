@@ -1,0 +1,361 @@
+"""The course's web site (``make site``) in a real browser.
+
+The built site is served on 127.0.0.1 and Debian's Chromium, driven headless by Playwright (no
+browser download), opens the home page and every lesson. Each page must load with no console error
+and no failed request, and must reach no other server (any request that leaves 127.0.0.1 is refused
+and reported); every image must have loaded; every link within the site must answer 200 and
+every #anchor it names must exist on its page; the maths must be rendered by MathJax (as many
+rendered formulas as the notebook's Markdown holds, no TeX error, no raw ``$…$`` left); each lesson
+must show its "Your turn" headings and exercise stubs, the links to lesson 11's glossary and
+references, and the licences in its footer.
+
+The site is built by ``make site`` (a no-op when it is up to date), or taken from $SITE_DIR.
+A screenshot of each page's first screen goes to $BROWSER_ARTIFACTS (default
+test-artifacts/browser/). Under CI (CI=true) a missing Chromium or Playwright is a failure,
+never a skip.
+"""
+
+from __future__ import annotations
+
+import functools
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+ARTIFACTS = ROOT / os.environ.get("BROWSER_ARTIFACTS", "test-artifacts/browser")
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+GLOSSARY = "notebooks/11_the_map.html"
+
+
+def unavailable(reason: str):
+    if IN_CI:
+        pytest.fail(f"{reason} (under CI the browser test must run; .ci/run installs chromium)")
+    pytest.skip(reason)
+
+
+# ---------------------------------------------------------------------------------------------
+# What each page must show, read from the notebooks themselves (not from the site)
+
+def markdown_maths(markdown: str) -> int:
+    """How many $…$ and $$…$$ formulas a cell's Markdown holds (code spans and fences excluded)."""
+    text = re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return len(re.findall(r"\$\$.+?\$\$|\$[^$\n]+?\$", text, flags=re.S))
+
+
+@functools.cache
+def lesson_expectations(stem: str) -> dict:
+    nb = json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text())
+    markdown = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    stubs = ["".join(c["source"]) for c in nb["cells"]
+             if c["cell_type"] == "code" and "exercise" in c.get("metadata", {}).get("tags", [])]
+    return {
+        "title": markdown[0].splitlines()[0].lstrip("# ").strip(),
+        "maths": sum(markdown_maths(m) for m in markdown),
+        "your_turn": sum(len(re.findall(r"^#+ .*Your turn", m, flags=re.M)) for m in markdown),
+        # the first line of each exercise stub, as the learner sees it
+        "stubs": [next(line.strip() for line in s.splitlines() if line.strip()) for s in stubs],
+    }
+
+
+def test_maths_counter_counts_formulas_not_code():
+    assert markdown_maths("Let $p$ be a position and $$\\omega_i = b^{-2i/d}$$ its angle.") == 2
+    assert markdown_maths("Costs `$5` in code, and\n```\n$x$\n```\n none here.") == 0
+    assert markdown_maths("$$\na + b\n$$ and $q^\\top k$") == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# The site, a server and a browser
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    if os.environ.get("SITE_DIR"):
+        path = Path(os.environ["SITE_DIR"]).resolve()
+        assert (path / "index.html").is_file(), f"$SITE_DIR={path} holds no built site (index.html)"
+        return path
+    if not Path(CHROMIUM).exists():  # no browser to open it: do not spend a build on it
+        unavailable(f"{CHROMIUM} not found: apt-get install -y chromium")
+    start = time.monotonic()
+    done = subprocess.run(["make", "--no-print-directory", "site"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, f"make site failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    print(f"\nmake site: {time.monotonic() - start:.1f} s")
+    return ROOT / "_build" / "site"
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory: Path):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+@pytest.fixture(scope="module")
+def base(site):
+    server, url = serve(site)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        unavailable(f"{CHROMIUM} not found: apt-get install -y chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed (requirements-test.txt)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking a page
+
+class Anchors(html.parser.HTMLParser):
+    """Every id (and <a name>) a page defines."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        for key, value in attrs:
+            if key == "id" or (tag == "a" and key == "name"):
+                self.ids.add(value)
+
+
+@functools.cache
+def fetch(url: str) -> tuple[int, frozenset[str]]:
+    """A same-site URL's HTTP status and, for a page, the anchors it defines."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            body, status, kind = r.read(), r.status, r.headers.get_content_type()
+    except urllib.error.HTTPError as e:
+        return e.code, frozenset()
+    if kind != "text/html":
+        return status, frozenset()
+    parser = Anchors()
+    parser.feed(body.decode("utf-8", "replace"))
+    return status, frozenset(parser.ids)
+
+
+PAGE_FACTS = """() => {
+  const article = document.querySelector('.bd-article') || document.body;
+  const prose = article.cloneNode(true);
+  prose.querySelectorAll('pre, code, .cell_output, .output, mjx-container, script, style')
+       .forEach(e => e.remove());
+  const maths = [...document.querySelectorAll('.math')];
+  return {
+    images: [...document.images].map(i => ({src: i.currentSrc || i.src,
+                                             loaded: i.complete && i.naturalWidth > 0})),
+    links: [...document.querySelectorAll('a[href], link[href]')].map(a => a.href),
+    maths: maths.length,
+    rendered: maths.filter(m => m.querySelector('mjx-container')).length,
+    texErrors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent),
+    prose: prose.innerText,
+    text: article.innerText,
+    headings: [...article.querySelectorAll('h1, h2, h3, h4')].map(h => h.innerText),
+    footer: (document.querySelector('.bd-footer-content') || {innerText: ''}).innerText,
+    nav: [...document.querySelectorAll('.bd-sidebar-primary a[href]')].map(a => a.href),
+  };
+}"""
+
+
+def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[str], dict]:
+    """Open one page of the site; return what went wrong while loading it and the page's facts."""
+    problems: list[str] = []
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+
+    def route(r):
+        if r.request.url.startswith(base + "/"):
+            r.continue_()
+        else:
+            problems.append(f"tried to reach another server: {r.request.url}")
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: r.url.startswith(base + "/")
+            and problems.append(f"request failed: {r.url} ({r.failure})"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+    try:
+        response = page.goto(f"{base}/{path}", wait_until="load")
+        if response is None or response.status != 200:
+            problems.append(f"{path} answered {response.status if response else 'nothing'}")
+        # MathJax loads on pages with maths only; wait until it has typeset the page
+        page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise"
+                      " ? MathJax.startup.promise.then(() => true) : false")
+        page.wait_for_load_state("networkidle")
+        facts = page.evaluate(PAGE_FACTS)
+        if shot:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+    finally:
+        context.close()
+
+    for image in facts["images"]:
+        if not image["loaded"]:
+            problems.append(f"image did not load: {image['src']}")
+    for href in facts["links"]:
+        if not href.startswith(base + "/"):
+            continue  # another site: not followed
+        url, _, anchor = href.partition("#")
+        status, ids = fetch(url)
+        if status != 200:
+            problems.append(f"link {href} answers {status}")
+        elif anchor and urllib.parse.unquote(anchor) not in ids:
+            problems.append(f"link {href}: no #{anchor} on that page")
+    if facts["rendered"] != facts["maths"]:
+        problems.append(f"{facts['maths'] - facts['rendered']} of {facts['maths']} formulas not rendered by MathJax")
+    if facts["texErrors"]:
+        problems.append(f"TeX errors: {facts['texErrors']}")
+    raw = re.findall(r"\$[^$\n]+\$", facts["prose"])
+    if raw:
+        problems.append(f"raw TeX left in the text: {raw[:5]}")
+    return problems, facts
+
+
+def common_checks(facts: dict, base: str) -> list[str]:
+    """What every page carries: the lessons in order, the glossary and references, the licences."""
+    problems = []
+    glossary = {f"{base}/{GLOSSARY}#glossary", f"{base}/{GLOSSARY}#references"}
+    if not glossary <= set(facts["links"]):
+        problems.append(f"no link to lesson 11's glossary and references ({sorted(glossary - set(facts['links']))})")
+    lessons = [f"{base}/notebooks/{stem}.html" for stem in LESSONS]
+    in_nav = [href.partition("#")[0] for href in facts["nav"] if href.partition("#")[0] in lessons]
+    if list(dict.fromkeys(in_nav)) != lessons:
+        problems.append(f"the sidebar does not list the lessons in order: {in_nav}")
+    for words in ("CC BY 4.0", "MIT licence"):
+        if words not in facts["footer"]:
+            problems.append(f"the footer does not state the licence {words!r}: {facts['footer'][:300]!r}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# The tests
+
+@pytest.mark.parametrize("path", ["index.html", "README.html"])
+def test_home_page(browser, base, path):
+    problems, facts = visit(browser, base, path, shot=f"site-{Path(path).stem}")
+    problems += common_checks(facts, base)
+    readme_links = re.findall(r"\]\((notebooks/[0-9][0-9]_\w+)\.ipynb\)", (ROOT / "README.md").read_text())
+    assert readme_links, "the README links no lesson"
+    for target in readme_links:  # the README's links to the notebooks lead to their pages
+        if f"{base}/{target}.html" not in facts["links"]:
+            problems.append(f"the README's link to {target}.ipynb does not lead to {target}.html")
+    assert not problems, f"{path}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_lesson_page(browser, base, stem):
+    start = time.monotonic()
+    problems, facts = visit(browser, base, f"notebooks/{stem}.html", shot=f"site-{stem}")
+    problems += common_checks(facts, base)
+    expect = lesson_expectations(stem)
+    if expect["title"] not in facts["headings"]:
+        problems.append(f"the page's headings lack the lesson title {expect['title']!r}")
+    if facts["maths"] != expect["maths"]:
+        problems.append(f"{facts['maths']} formulas on the page, {expect['maths']} in the notebook's Markdown")
+    your_turn = sum("Your turn" in h for h in facts["headings"])
+    if your_turn != expect["your_turn"]:
+        problems.append(f"{your_turn} 'Your turn' headings on the page, {expect['your_turn']} in the notebook")
+    for stub in expect["stubs"]:
+        if stub not in facts["text"]:
+            problems.append(f"exercise stub not shown: {stub!r}")
+    print(f"{stem}: {facts['maths']} formulas, {len(facts['images'])} images, {len(facts['links'])} links, "
+          f"{your_turn} exercises checked in {time.monotonic() - start:.1f} s")
+    assert not problems, f"{stem}:\n" + "\n".join(problems)
+
+
+def test_every_lesson_has_a_page(site):
+    pages = sorted(p.stem for p in (site / "notebooks").glob("*.html"))
+    assert pages == LESSONS
+
+
+def pages_url() -> str:
+    """GitHub Pages' address for the repository URL in pyproject.toml."""
+    import tomllib
+
+    url = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
+    owner, name = re.fullmatch(r"https://github\.com/([^/]+)/([^/]+?)/?", url).groups()
+    return f"https://{owner.lower()}.github.io/{name}/"
+
+
+def test_readme_links_the_published_site():
+    assert pages_url() == "https://pe-course.github.io/positional-encoding-course/"
+    assert f"<{pages_url()}>" in (ROOT / "README.md").read_text()
+
+
+def test_ci_keeps_the_site_and_pages_publishes_it_from_main():
+    import yaml
+
+    workflows = ROOT / ".github" / "workflows"
+    test = yaml.safe_load((workflows / "test.yml").read_text())["jobs"]["test"]["steps"]
+    runs = [s.get("run", "").strip() for s in test]
+    assert runs.index("make site") < runs.index("make test")
+    kept = [s for s in test if "upload-artifact" in s.get("uses", "") and s["with"]["name"] == "site"]
+    assert kept and kept[0]["with"]["path"].rstrip("/") == "_build/site" and "!cancelled()" in kept[0]["if"]
+
+    pages = yaml.safe_load((workflows / "pages.yml").read_text())
+    assert pages[True]["push"]["branches"] == ["main"]  # YAML 1.1 reads the key `on` as a boolean
+    build, deploy = pages["jobs"]["build"]["steps"], pages["jobs"]["deploy"]
+    assert "make site" in [s.get("run", "").strip() for s in build]
+    upload = next(s for s in build if "upload-pages-artifact" in s.get("uses", ""))
+    assert upload["with"]["path"].rstrip("/") == "_build/site"
+    assert deploy["needs"] == "build" and deploy["environment"]["name"] == "github-pages"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert any("deploy-pages" in s.get("uses", "") for s in deploy["steps"])
+
+
+def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
+    """The same checks over a damaged copy: a missing image, a link to no page, an anchor that does
+    not exist, a formula left as raw TeX, and a request to another server are each reported."""
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    page = copy / "notebooks" / "04_sinusoidal.html"
+    text = page.read_text()
+    image = re.search(r'<img[^>]*src="\.\./(_images/[0-9a-f]+\.png)"', text).group(1)
+    (copy / image).unlink()
+    text = text.replace("</article>", '<p><a href="no_such_lesson.html">gone</a> '
+                        '<a href="11_the_map.html#no-such-anchor">nowhere</a> left as $x^2$</p>'
+                        '<img src="https://example.org/remote.png" alt="remote"></article>', 1)
+    page.write_text(text)
+    server, base = serve(copy)
+    try:
+        problems, _ = visit(browser, base, "notebooks/04_sinusoidal.html")
+    finally:
+        server.shutdown()
+        server.server_close()
+    report = "\n".join(problems)
+    assert f"image did not load: {base}/{image}" in report, report
+    assert f"link {base}/notebooks/no_such_lesson.html answers 404" in report, report
+    assert "no #no-such-anchor on that page" in report, report
+    assert "raw TeX left in the text: ['$x^2$']" in report, report
+    assert "tried to reach another server: https://example.org/remote.png" in report, report
