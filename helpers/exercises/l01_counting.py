@@ -148,8 +148,10 @@ predict(
     },
     answer="itself",
     hints=(
-        "Look at the formula above: which key j makes the index term (L − 1)·j/√(d + 1) largest?",
-        "The query is the last token, and the last key is that same token.",
+        "Compare the two terms of the logit in the formula above as L grows: the content term stays of size "
+        "about 1. What does the other term do, from key to key?",
+        "Which key j makes the index term (L − 1)·j/√(d + 1) largest? The query is the last token, and the last "
+        "key is that same token.",
     ),
     solution='answer = "itself"\nH.check("01.collapse", answer)\n',
 )

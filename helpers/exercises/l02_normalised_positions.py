@@ -113,8 +113,8 @@ predict(
     },
     answer="all but the first",
     hints=(
-        "With 5 tokens word p has the code p/4; with 6 tokens, p/5. For which p are they equal?",
         "A key changes exactly when its code changes (the embedding and W_k stay the same).",
+        "With 5 tokens word p has the code p/4; with 6 tokens, p/5. For which p are they equal?",
     ),
     solution='answer = "all but the first"\nH.check("02.stale_cache", answer)\n',
 )
