@@ -10,7 +10,7 @@ from .core import predict
 
 predict(
     "00.causal_mask",
-    title="does a causal mask keep attention permutation-equivariant?",
+    title="whether a causal mask keeps attention permutation-equivariant",
     question="With PyTorch's causal mask (slot i attends only to slots 0 … i), is the output of the shuffled "
              "sentence still the shuffled output, Attn(Px) = P·Attn(x)? \"yes\" (for every order), \"no\" (for "
              "every order but the original) or \"some\" (for some orders only)?",

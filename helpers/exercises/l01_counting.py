@@ -132,7 +132,7 @@ implement(
 
 predict(
     "01.collapse",
-    title="where does the attention of a long counted sequence go?",
+    title="where the attention of a long counted sequence goes",
     question="As L grows from 4 to 100 000, with the index as a feature of queries and keys, where does the "
              "last token's attention go? \"spread\" (over all the keys, entropy near ln L), \"first\" (onto the "
              "first token), \"itself\" (onto itself, the last token) or \"unchanged\" (the index changes nothing)?",

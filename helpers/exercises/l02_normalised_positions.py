@@ -96,7 +96,7 @@ implement(
 
 predict(
     "02.stale_cache",
-    title="do the cached keys stay valid?",
+    title="whether the cached keys stay valid",
     question="A decoder caches each token's key k_p = (e_p + code_p·1)·W_k when the token is written. When the "
              "sentence grows from 5 to 6 tokens, how many of the 5 cached keys are stale with normalised codes? "
              "\"none\", \"all but the first\", \"only the last\" or \"all\"?",
