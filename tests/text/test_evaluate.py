@@ -1,0 +1,115 @@
+"""The evaluation functions, checked on models whose losses are known by hand, and on the shipped ones."""
+
+import math
+
+import pytest
+import torch
+from torch import nn
+
+import helpers as H
+
+L = 128
+
+
+class Uniform(nn.Module):
+    """Every next byte equally likely: loss ln 256 at every position."""
+
+    def forward(self, ids):
+        return torch.zeros(*ids.shape, 256)
+
+
+class Peaked(nn.Module):
+    """Logit 5 on "e", 0 on every other byte, so the loss is known at each position."""
+
+    def forward(self, ids):
+        logits = torch.zeros(*ids.shape, 256)
+        logits[..., ord("e")] = 5.0
+        return logits
+
+
+def test_windows_cut_the_split_without_overlap():
+    x, y = H.text_windows(1000)
+    valid = H.text_corpus("valid")
+    n = (valid.numel() - 1) // 1000
+    assert x.shape == y.shape == (n, 1000)
+    assert torch.equal(x[3], valid[3000:4000]) and torch.equal(y[3], valid[3001:4001])
+    x, _ = H.text_windows(100, tokens=1001)
+    assert x.shape == (10, 100)
+
+
+def test_uniform_model_scores_ln_256_everywhere():
+    curve = H.text_loss_by_position(Uniform(), 256, tokens=4097)
+    assert curve.shape == (256,) and curve.dtype == torch.float64
+    torch.testing.assert_close(curve, torch.full((256,), math.log(256), dtype=torch.float64))
+    ppl = H.text_perplexity_by_length(Uniform(), (64, 512), tokens=4097)
+    assert ppl == pytest.approx({64: 256.0, 512: 256.0})
+
+
+def test_loss_by_position_by_hand_and_batch_invariant():
+    x, y = H.text_windows(64, tokens=64 * 8 + 1)
+    # logit 5 on "e", 0 elsewhere: the loss is ln(e⁵ + 255) − 5·[target is "e"]
+    expected = (math.log(math.exp(5) + 255) - 5.0 * (y == ord("e")).double()).mean(0)
+    for batch in (1, 3, 16):
+        curve = H.text_loss_by_position(Peaked(), 64, tokens=64 * 8 + 1, batch=batch)
+        torch.testing.assert_close(curve, expected)
+
+
+def test_bands_by_hand():
+    curve = torch.arange(1024, dtype=torch.float64)
+    bands = H.text_band_losses(curve, 128)
+    assert list(bands) == list(H.TEXT_BAND_NAMES)
+    assert bands == {"8–L": (8 + 127) / 2, "L–2L": (128 + 255) / 2, "2L–4L": (256 + 511) / 2, "4L–8L": (512 + 1023) / 2}
+    assert math.isnan(H.text_band_losses(curve[:600], 128)["4L–8L"])
+
+
+def test_validation_curves_come_from_the_manifests():
+    curves = H.text_validation_curves()
+    assert set(curves.loss) == set(H.TEXT_SCHEMES)
+    for scheme, rows in curves.loss.items():
+        assert rows.shape == (len(H.TEXT_SEEDS), len(curves.steps))
+        for seed, row in zip(H.TEXT_SEEDS, rows, strict=True):
+            manifest = H.text_manifest(scheme, seed)
+            assert row.tolist() == manifest["valid_curve"]["loss_within_L"]
+            assert row[-1] < row[0]  # training lowered the validation loss
+            assert row[-1].item() == pytest.approx(manifest["valid_loss"], abs=0.01)  # float32 vs stored 16-bit
+    assert curves.tokens_per_step == 32 * L
+
+
+def test_steps_to_reach_by_hand():
+    curves = H.TextValidationCurves(torch.tensor([10, 20, 30]),
+                                    {"a": torch.tensor([[3.0, 2.0, 1.0], [3.0, 2.5, 2.1]])}, (0, 1), 1)
+    assert H.text_steps_to_reach(curves, 2.0)["a"][0] == 20
+    assert math.isnan(H.text_steps_to_reach(curves, 2.0)["a"][1])
+
+
+def test_within_L_every_training_free_stretch_is_the_trained_model():
+    table = H.text_stretch_losses(0, lengths=(L,), tokens=4097)
+    assert table.fine_tuned is False
+    for method in H.STRETCHES:
+        assert table.loss[method][L] == pytest.approx(table.loss["plain"][L], abs=1e-6)
+        assert table.factor[method][L] == 1.0
+
+
+def test_stretching_at_2L_changes_the_model_and_restores_it():
+    model_loss = H.text_valid_loss(H.load_text_model("rope", 0), 2 * L, tokens=4097)
+    table = H.text_stretch_losses(0, lengths=(2 * L,), methods=("plain", "linear"), tokens=4097)
+    assert table.loss["plain"][2 * L] == pytest.approx(model_loss, abs=1e-9)
+    assert table.loss["linear"][2 * L] != pytest.approx(model_loss, abs=1e-3)
+    assert table.factor["linear"][2 * L] == 2.0
+
+
+def test_fine_tuned_table_uses_the_fine_tunes():
+    table = H.text_stretch_losses(1, fine_tuned=True, methods=("ntk",), lengths=(4 * L,), tokens=4097)
+    expected = H.text_valid_loss(H.load_text_model("rope", 1, "ft-ntk"), 4 * L, tokens=4097)
+    assert table.loss["ntk"][4 * L] == pytest.approx(expected, abs=1e-9) and table.factor["ntk"][4 * L] == 4
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match=r"seed must be one of \(0, 1\)"):
+        H.text_stretch_losses(3)
+    with pytest.raises(ValueError, match="method must be one of 'plain', 'linear'"):
+        H.text_stretch_losses(0, methods=("pi",))
+    with pytest.raises(ValueError, match="split must be one of 'train', 'valid'"):
+        H.text_windows(128, "test")
+    with pytest.raises(ValueError, match="length must leave at least one window"):
+        H.text_windows(5000, tokens=100)
