@@ -1,6 +1,6 @@
 """How long evaluating one shipped text model on the whole validation split at 8·L takes.
 
-    .venv/bin/python benchmarks/text_eval_speed.py
+    .venv/bin/python benchmarks/text_eval_speed.py [threads]
 
 The target: under 2 s on two CPU cores (the lessons evaluate several models per run). Prints the best
 of a few repeats for each scheme's seed-0 model: loss by position over every window of 8·L = 1024
@@ -33,6 +33,8 @@ def best_time(model, length: int) -> float:
 
 
 def main() -> None:
+    if len(sys.argv) > 1:  # an optional thread count: on a machine shared with other work, 1 is steadier
+        torch.set_num_threads(int(sys.argv[1]))
     H.text_corpus("valid")  # read and check the corpus once, outside the timing
     length = H.TEXT_MAX_LENGTH
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; validation split "
