@@ -47,6 +47,32 @@ def _mean(weights):
     return -_terms(weights, torch.log).mean(-1)
 
 
+def _keepdim(weights):
+    return -_terms(weights, torch.log).sum(-1, keepdim=True)
+
+
+def _log1p(weights):
+    return -(weights * torch.log1p(weights)).sum(-1)
+
+
+def _in_half(weights):
+    w = weights.half()
+    return -_terms(w, torch.log).sum(-1).to(weights.dtype)
+
+
+def _in_bfloat16(weights):
+    w = weights.bfloat16()
+    return -_terms(w, torch.log).sum(-1).to(weights.dtype)
+
+
+def _where(args, index) -> str:
+    weights = args[0]
+    if not index:
+        return "the single row (all of weights)"
+    lead = ", ".join(str(i) for i in index)
+    return f"the row weights[{lead}, :] (its {weights.shape[-1]} keys)"
+
+
 def _cases() -> list[Case]:
     g = torch.Generator().manual_seed(0)
     soft = torch.randn(3, 5, generator=g, dtype=torch.float64).softmax(-1)
@@ -116,6 +142,15 @@ implement(
             _mean,
             "the entropy is a sum over the keys, not an average: .sum(dim=-1), not .mean(dim=-1).",
         ),
+        "the summed axis kept (keepdim=True)": (
+            _keepdim,
+            "one entropy per row, so the keys' axis goes away: (..., L) → (...). Sum with .sum(dim=-1), "
+            "without keepdim=True.",
+        ),
+        "ln(1 + a) instead of ln a": (
+            _log1p,
+            "torch.log1p(a) is ln(1 + a), which is ≥ 0 and turns the sum's sign and size: use torch.log(a).",
+        ),
     },
     hints=(
         "For one row a: H = −Σ_j a_j·ln a_j, the sum over the keys (the last axis). torch.log is the natural "
@@ -125,8 +160,11 @@ implement(
         "Shapes: (..., L) in, (...) out, so reduce with .sum(dim=-1).",
     ),
     solution=ENTROPY_SOLUTION,
-    rtol=1e-5,
-    atol=1e-6,
+    where=_where,
+    axes=("rows",),
+    half_why="This lesson's counted rows hold weights far below float16's smallest number (6·10⁻⁸), which "
+             "become 0, and an entropy near 10⁻⁴ (the collapse) needs more than 3 digits to be told from 0.",
+    half=(_in_half, _in_bfloat16),
 )
 
 

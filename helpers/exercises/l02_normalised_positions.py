@@ -33,6 +33,23 @@ def _integer_division(length):
     return torch.arange(length) // max(length - 1, 1)
 
 
+def _reversed(length):
+    return _reference(length).flip(0)
+
+
+def _in_half(length):
+    if length == 1:
+        return torch.zeros(1)
+    return (torch.arange(length, dtype=torch.float16) / (length - 1)).float()
+
+
+def _where(args, index) -> str:
+    length, p = args[0], index[0]
+    if length == 1:
+        return "position 0, the only word of a one-word sentence"
+    return f"position {p} of a {length}-word sentence (its code is {p}/{length - 1})"
+
+
 def _cases() -> list[Case]:
     return [
         Case("length=5", (5,)),
@@ -78,6 +95,11 @@ implement(
             "for length 1, p / (L − 1) is 0 / 0 = nan: a one-word sentence has the single code 0, so "
             "return torch.zeros(1) when length is 1.",
         ),
+        "codes in reverse order": (
+            _reversed,
+            "the first word (position 0) has the code 0 and the last the code 1: p / (L − 1), not "
+            "(L − 1 − p) / (L − 1).",
+        ),
         "integer division": (
             _integer_division,
             "p // (L − 1) rounds every code but the last down to 0: divide floats, torch.arange(length, "
@@ -90,8 +112,12 @@ implement(
         "A one-word sentence would divide by 0 (0/0 = nan): return torch.zeros(1) when length is 1.",
     ),
     solution=NORMALISED_SOLUTION,
-    rtol=1e-6,
-    atol=1e-7,
+    where=_where,
+    axes=("positions",),
+    half_why="Neighbouring words of a 4097-word sentence have codes 1/4096 = 2.4·10⁻⁴ apart, and float16's "
+             "numbers between 0.5 and 1 are 4.9·10⁻⁴ apart: half the words would share a code (and float16 "
+             "counts positions exactly only up to 2048).",
+    half=(_in_half,),
 )
 
 predict(

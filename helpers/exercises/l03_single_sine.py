@@ -69,6 +69,39 @@ def _float32(omega, length):
     return torch.sin(omega * torch.arange(length, dtype=torch.float32)).sort().values.diff().min().double()
 
 
+def _cos_instead(omega, length):
+    return torch.cos(omega * torch.arange(length, dtype=torch.float64)).sort().values.diff().min()
+
+
+def _signed(omega, length):
+    v = _codes(omega, length)
+    diff = v[:, None] - v[None, :]
+    return diff.fill_diagonal_(float("inf")).min()
+
+
+def _squared(omega, length):
+    return _codes(omega, length).sort().values.diff().min() ** 2
+
+
+def _one_short(omega, length):
+    return _codes(omega, length - 1).sort().values.diff().min() if length > 2 else _reference(omega, length)
+
+
+def _in_half(omega, length):
+    codes = torch.sin(omega * torch.arange(length, dtype=torch.float16))
+    return codes.sort().values.diff().min().double()
+
+
+def _in_bfloat16(omega, length):
+    codes = torch.sin(omega * torch.arange(length, dtype=torch.float64)).bfloat16()
+    return codes.sort().values.diff().min().double()
+
+
+def _where(args, index) -> str:
+    omega, length = args
+    return f"the smallest gap at ω = {omega:.4g} over positions 0 … {length - 1}"
+
+
 def _cases() -> list[Case]:
     return [
         Case("omega=1.0, length=1000", (1.0, 1000)),
@@ -113,6 +146,23 @@ implement(
             _positions_from_one,
             "the positions are 0 … length − 1: torch.arange(length) starts at 0.",
         ),
+        "cos instead of sin": (
+            _cos_instead,
+            "the codes of this lesson are sin(ω·p): torch.sin, not torch.cos.",
+        ),
+        "signed differences (no absolute value)": (
+            _signed,
+            "a gap is a distance, |sin(ω·p) − sin(ω·q)| ≥ 0: without abs the smallest \"gap\" is the most negative "
+            "difference. Take .abs(), or sort first so that consecutive differences are ≥ 0.",
+        ),
+        "squared distance": (
+            _squared,
+            "the gap is |sin(ω·p) − sin(ω·q)| itself, not its square.",
+        ),
+        "one position short (0 … length − 2)": (
+            _one_short,
+            "the positions are 0 … length − 1, all length of them: torch.arange(length).",
+        ),
         "computed in float32": (
             _float32,
             "float32 codes near ±1 are spaced 6·10⁻⁸ apart, so a gap of 1.3·10⁻⁷ (ω = 1) comes out about 10 % "
@@ -125,7 +175,10 @@ implement(
         "Neighbours in position are not neighbours in value: never compare only p and p + 1.",
     ),
     solution=SMALLEST_GAP_SOLUTION,
-    rtol=1e-6,
+    where=_where,
+    half_why="The gaps this exercise measures go down to 10⁻⁷, and float16's numbers near ±1 are 4.9·10⁻⁴ "
+             "apart (bfloat16's 3.9·10⁻³): every smaller gap comes out as 0 or as one such step.",
+    half=(_in_half, _in_bfloat16),
     atol=1e-12,
 )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import torch
 
 from ..encodings import sinusoidal
+from .compare import float32_angle_slack
 from .core import Case, explore, implement, predict  # noqa: F401
 
 
@@ -55,14 +56,63 @@ def _frequency_per_column(n_positions, d_model, base=10000.0):
     return torch.where(j % 2 == 0, theta.sin(), theta.cos()).float()
 
 
+def _omega_sign_flipped(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, base, step=-2.0)
+    return _interleave(theta.sin(), theta.cos())
+
+
+def _exponent_over_d_minus_one(n_positions, d_model, base=10000.0):
+    i = torch.arange(d_model // 2, dtype=torch.float64)
+    theta = torch.arange(n_positions, dtype=torch.float64)[:, None] * float(base) ** (-2 * i / (d_model - 1))
+    return _interleave(theta.sin(), theta.cos())
+
+
+def _base_ignored(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, 10000.0)
+    return _interleave(theta.sin(), theta.cos())
+
+
+def _exponent_doubled(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, base, step=4.0)
+    return _interleave(theta.sin(), theta.cos())
+
+
+def _sin_everywhere(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, base)
+    return _interleave(theta.sin(), theta.sin())
+
+
+def _angles_in(dtype):
+    def table(n_positions, d_model, base=10000.0):
+        i = torch.arange(d_model // 2, dtype=dtype)
+        omega = float(base) ** (-2 * i / d_model)
+        theta = torch.arange(n_positions, dtype=dtype)[:, None] * omega
+        return torch.stack((theta.sin(), theta.cos()), dim=-1).flatten(-2).float()
+    return table
+
+
+def _where(args, index) -> str:
+    d_model, base = args[1], float(args[2]) if len(args) > 2 else 10000.0
+    p, c = index
+    i = c // 2
+    return (f"position {p}, column {c}: the {'sin' if c % 2 == 0 else 'cos'} of pair {i} "
+            f"(ω_{i} = {base ** (-2 * i / d_model):.4g})")
+
+
+def _case(label, args) -> Case:
+    # the largest angle is the last position times ω_0 = 1
+    return Case(label, args, slack=float32_angle_slack(args[0] - 1))
+
+
 def _cases() -> list[Case]:
     return [
-        Case("n_positions=1, d_model=2 (position 0 only)", (1, 2)),
-        Case("n_positions=16, d_model=32", (16, 32)),
-        Case("n_positions=128, d_model=128", (128, 128)),
-        Case("n_positions=10, d_model=6 (d_model not a power of two)", (10, 6)),
-        Case("n_positions=12, d_model=10, base=100.0", (12, 10, 100.0)),
-        Case("n_positions=2000, d_model=8 (large positions)", (2000, 8, 10000.0)),
+        _case("n_positions=1, d_model=2 (position 0 only)", (1, 2)),
+        _case("n_positions=16, d_model=32", (16, 32)),
+        _case("n_positions=128, d_model=128", (128, 128)),
+        _case("n_positions=10, d_model=6 (d_model not a power of two)", (10, 6)),
+        _case("n_positions=12, d_model=10, base=100.0", (12, 10, 100.0)),
+        _case("n_positions=2000, d_model=8 (large positions)", (2000, 8, 10000.0)),
+        _case("n_positions=10000, d_model=16 (the lesson's long tables)", (10000, 16, 10000.0)),
     ]
 
 
@@ -105,6 +155,29 @@ implement(
             "put sin(p·ω_i) at column 2i and cos(p·ω_i) at column 2i+1 (pe[:, 0::2] and pe[:, 1::2]), "
             "not all sines first and then all cosines.",
         ),
+        "ω_i = base^(+2i/d): the exponent's sign": (
+            _omega_sign_flipped,
+            "the frequencies fall from ω_0 = 1: ω_i = base^(−2i/d_model), a negative exponent. With +2i/d the "
+            "pairs turn faster and faster, up to about base radians per position.",
+        ),
+        "exponent −2i/(d − 1) instead of −2i/d": (
+            _exponent_over_d_minus_one,
+            "the exponent is −2i/d_model (d_model itself), so that the last pair's ω is base^(−(d−2)/d), just "
+            "above 1/base.",
+        ),
+        "base fixed at 10000": (
+            _base_ignored,
+            "use the base argument: ω_i = base^(−2i/d_model); the case with base=100.0 shows the difference.",
+        ),
+        "exponent doubled (−4i/d)": (
+            _exponent_doubled,
+            "pair i has the exponent −2i/d_model with i = 0, 1, 2, …; if i already runs over the even columns "
+            "0, 2, 4, … use −i/d_model, not −2i/d_model.",
+        ),
+        "sin in every column": (
+            _sin_everywhere,
+            "the odd columns hold the cosines: pe[:, 1::2] = cos(p·ω_i).",
+        ),
         "each column its own frequency": (
             _frequency_per_column,
             "the two columns of a pair share one frequency: columns 2i and 2i+1 both use ω_i = base^(−2i/d_model).",
@@ -117,8 +190,12 @@ implement(
         "Fill the even columns with the sines and the odd ones with the cosines: pe[:, 0::2] = …, pe[:, 1::2] = ….",
     ),
     solution=SINUSOIDAL_SOLUTION,
-    atol=1e-3,
-    rtol=1e-4,
+    where=_where,
+    axes=("positions", "columns"),
+    half_why="The angle of pair 0 at position p is p radians: float16 stores numbers from 1024 to 2048 in "
+             "steps of 1 and from 8192 on in steps of 8 (bfloat16: steps of 8 from 1024), so the fast pairs' "
+             "sin and cos of a long table are wrong in their first digit.",
+    half=(_angles_in(torch.float16), _angles_in(torch.bfloat16)),
 )
 
 predict(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import torch
 
 from ..encodings import shift_matrix
+from .compare import float32_angle_slack
 from .core import Case, explore, implement, predict  # noqa: F401
 
 
@@ -52,14 +53,59 @@ def _angle_without_k(k, d_model, base=10000.0):
     return torch.block_diag(*_blocks(_theta(1, d_model, base))).float()
 
 
+def _cos_sin_swapped(k, d_model, base=10000.0):
+    blocks = [torch.stack((torch.stack((s, c)), torch.stack((-c, s))))
+              for c, s in zip(_theta(k, d_model, base).cos(), _theta(k, d_model, base).sin(), strict=True)]
+    return torch.block_diag(*blocks).float()
+
+
+def _absolute_k(k, d_model, base=10000.0):
+    return torch.block_diag(*_blocks(_theta(abs(k), d_model, base))).float()
+
+
+def _k_plus_one(k, d_model, base=10000.0):
+    return torch.block_diag(*_blocks(_theta(k + 1, d_model, base))).float()
+
+
+def _angle_without_omega(k, d_model, base=10000.0):
+    return torch.block_diag(*_blocks(torch.full((d_model // 2,), float(k), dtype=torch.float64))).float()
+
+
+def _base_ignored(k, d_model, base=10000.0):
+    return torch.block_diag(*_blocks(_theta(k, d_model, 10000.0))).float()
+
+
+def _angles_in(dtype):
+    def matrix(k, d_model, base=10000.0):
+        i = torch.arange(d_model // 2, dtype=dtype)
+        theta = torch.tensor(k, dtype=dtype) * float(base) ** (-2 * i / d_model)
+        return torch.block_diag(*_blocks(theta.double())).float()
+    return matrix
+
+
+def _where(args, index) -> str:
+    r, c = index
+    d_model, base = args[1], float(args[2]) if len(args) > 2 else 10000.0
+    if r // 2 != c // 2:
+        return (f"row {r}, column {c}: off the diagonal blocks (row of pair {r // 2}, column of pair {c // 2}), "
+                f"where M_k is 0")
+    i = r // 2
+    return (f"row {r}, column {c}: block {i} (pair {i}, ω_{i} = {base ** (-2 * i / d_model):.4g}), its "
+            f"{'sin' if r % 2 == 0 else 'cos'} row and {'sin' if c % 2 == 0 else 'cos'} column")
+
+
+def _case(label, args) -> Case:
+    return Case(label, args, slack=float32_angle_slack(abs(args[0])))  # the largest angle is |k|·ω_0 = |k|
+
+
 def _cases() -> list[Case]:
     return [
-        Case("k=0, d_model=4 (the identity)", (0, 4)),
-        Case("k=1, d_model=16", (1, 16)),
-        Case("k=10, d_model=16", (10, 16)),
-        Case("k=-9, d_model=8 (a negative offset)", (-9, 8)),
-        Case("k=7, d_model=6, base=100.0 (d_model not a power of two)", (7, 6, 100.0)),
-        Case("k=1000, d_model=10 (a large offset)", (1000, 10, 10000.0)),
+        _case("k=0, d_model=4 (the identity)", (0, 4)),
+        _case("k=1, d_model=16", (1, 16)),
+        _case("k=10, d_model=16", (10, 16)),
+        _case("k=-9, d_model=8 (a negative offset)", (-9, 8)),
+        _case("k=7, d_model=6, base=100.0 (d_model not a power of two)", (7, 6, 100.0)),
+        _case("k=1000, d_model=10 (a large offset)", (1000, 10, 10000.0)),
     ]
 
 
@@ -100,6 +146,28 @@ implement(
             "in the interleaved layout pair i is columns (2i, 2i+1), so block i sits on the diagonal at rows "
             "and columns 2i, 2i+1, not at (i, i + d_model/2).",
         ),
+        "cos and sin swapped inside the block": (
+            _cos_sin_swapped,
+            "the diagonal of each block holds cos kω_i (k = 0 must give the identity) and the off-diagonal "
+            "±sin kω_i: [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]].",
+        ),
+        "|k| instead of k": (
+            _absolute_k,
+            "a negative offset moves back: M_−k is M_k transposed, not M_k. Use k with its sign in the angle "
+            "k·ω_i.",
+        ),
+        "angle (k + 1)·ω_i": (
+            _k_plus_one,
+            "M_k moves by exactly k positions, so k = 0 gives the identity: the angle is k·ω_i.",
+        ),
+        "angle k instead of k·ω_i": (
+            _angle_without_omega,
+            "each pair turns at its own frequency: block i's angle is k·ω_i with ω_i = base^(−2i/d_model), not k.",
+        ),
+        "base fixed at 10000": (
+            _base_ignored,
+            "use the base argument in ω_i = base^(−2i/d_model); the case with base=100.0 shows the difference.",
+        ),
         "angle ω_i instead of k·ω_i": (
             _angle_without_k,
             "the block for an offset of k turns by k·ω_i; with ω_i alone you built M_1 for every k.",
@@ -113,8 +181,12 @@ implement(
         "Put the blocks on the diagonal of a zero (d_model, d_model) matrix, or use torch.block_diag(*blocks).",
     ),
     solution=SHIFT_MATRIX_SOLUTION,
-    atol=5e-4,
-    rtol=1e-4,
+    where=_where,
+    axes=("rows", "columns"),
+    half_why="The block of pair 0 turns by k radians: float16 stores 1000 in steps of 0.5 (bfloat16 in "
+             "steps of 4), so M_1000's cos and sin are wrong in their first digit, and M_k applied again and "
+             "again piles up float16's 3-digit errors.",
+    half=(_angles_in(torch.float16), _angles_in(torch.bfloat16)),
 )
 
 

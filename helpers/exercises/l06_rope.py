@@ -12,6 +12,7 @@ from __future__ import annotations
 import torch
 
 from ..rotary import rope
+from .compare import float32_angle_slack
 from .core import Case, explore, implement, predict  # noqa: F401
 
 predict(
@@ -38,20 +39,73 @@ def _reference(x, positions, base=10000.0, layout="interleaved"):
     return rope(x, positions, base, layout)
 
 
-def _turn(x, positions, base, layout, sign=1.0, step=2.0, shift=0):
+def _turn(x, positions, base, layout, sign=1.0, step=2.0, shift=0, write=None, second=1.0, angle_dtype=None):
     """Rotation written out independently of helpers.rotary, with knobs for the mistakes."""
     d = x.shape[-1]
-    i = torch.arange(d // 2, dtype=torch.float64)
-    theta = sign * (positions.to(torch.float64) + shift)[:, None] * float(base) ** (-step * i / d)
-    c, s = theta.cos(), theta.sin()
+    dtype = angle_dtype or torch.float64
+    i = torch.arange(d // 2, dtype=dtype)
+    theta = sign * (positions.to(dtype) + shift)[:, None] * float(base) ** (-step * i / d)
+    c, s = theta.cos().double(), theta.sin().double()
     xd = x.to(torch.float64)
     if layout == "interleaved":
         a, b = xd[..., 0::2], xd[..., 1::2]
-        out = torch.stack((a * c - b * s, a * s + b * c), dim=-1).flatten(-2)
     else:
         a, b = xd[..., : d // 2], xd[..., d // 2:]
-        out = torch.cat((a * c - b * s, a * s + b * c), dim=-1)
+    first, other = a * c - b * s, second * (a * s) + b * c
+    if (write or layout) == "interleaved":
+        out = torch.stack((first, other), dim=-1).flatten(-2)
+    else:
+        out = torch.cat((first, other), dim=-1)
     return out.to(x.dtype)
+
+
+def _written_back_with_cat(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, base, layout, write="half")
+
+
+def _written_back_with_stack(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, base, layout, write="interleaved")
+
+
+def _second_sign(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, base, layout, second=-1.0)
+
+
+def _base_ignored(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, positions, 10000.0, layout)
+
+
+def _row_index_as_position(x, positions, base=10000.0, layout="interleaved"):
+    return _turn(x, torch.arange(len(positions)), base, layout)
+
+
+def _unrotated(x, positions, base=10000.0, layout="interleaved"):
+    return x.clone()
+
+
+def _angles_in(dtype):
+    def rotate(x, positions, base=10000.0, layout="interleaved"):
+        return _turn(x, positions, base, layout, angle_dtype=dtype)
+    return rotate
+
+
+def _where(args, index) -> str:
+    x, positions, layout = args[0], args[1], args[3]
+    d = x.shape[-1]
+    *lead, row, feature = index
+    if layout == "interleaved":
+        pair, features = feature // 2, (feature // 2 * 2, feature // 2 * 2 + 1)
+    else:
+        pair = feature % (d // 2)
+        features = (pair, pair + d // 2)
+    where = (f"position {int(positions[row])} (row {row}), feature {feature}: pair {pair} = features "
+             f"{features[0]}, {features[1]} ({layout} layout)")
+    return where + (f", in x[{', '.join(str(i) for i in lead)}]" if lead else "")
+
+
+def _case(label, args) -> Case:
+    x, positions = args[0], args[1]
+    return Case(label, args, slack=float32_angle_slack(int(positions.abs().max()), float(x.abs().max())))
 
 
 def _minus_theta(x, positions, base=10000.0, layout="interleaved"):
@@ -76,6 +130,7 @@ def _positions_from_one(x, positions, base=10000.0, layout="interleaved"):
 
 def _cases() -> list[Case]:
     g = torch.Generator().manual_seed(6)
+    Case = _case  # noqa: N806 (every case gets its float32-angle slack)
     return [
         Case("x (4, 8) float32, positions 0…3, interleaved", (torch.randn(4, 8, generator=g), torch.arange(4),
                                                              10000.0, "interleaved")),
@@ -144,6 +199,34 @@ implement(
             _exponent_i_over_d,
             "pair i turns at ω_i = base^(−2i/d), i = 0 … d/2 − 1.",
         ),
+        "interleaved pairs written back with torch.cat": (
+            _written_back_with_cat,
+            'with layout="interleaved" the rotated pair i goes back to features (2i, 2i+1): '
+            "torch.stack((a', b'), dim=-1).flatten(-2). torch.cat((a', b'), dim=-1) puts all first halves "
+            "first, the half layout.",
+        ),
+        "half-layout pairs written back with stack and flatten": (
+            _written_back_with_stack,
+            'with layout="half" the rotated pair i goes back to features (i, i + d/2): torch.cat((a\', b\'), '
+            "dim=-1), not stack and flatten, which interleaves them.",
+        ),
+        "sign wrong in the second output (b cos − a sin)": (
+            _second_sign,
+            "a rotation keeps the pair's length: (a, b) ↦ (a cos θ − b sin θ, a sin θ + b cos θ). With "
+            "−a sin θ in the second output it is not a rotation, and scores stop depending on the offset alone.",
+        ),
+        "base fixed at 10000": (
+            _base_ignored,
+            "use the base argument in ω_i = base^(−2i/d); the case with base=500.0 shows the difference.",
+        ),
+        "row index used as the position": (
+            _row_index_as_position,
+            "turn row l by positions[l], the position given for it (0, 1, 100, 1000, 4095 in one case), not by l.",
+        ),
+        "x returned unrotated": (
+            _unrotated,
+            "every pair turns by p·ω_i: only rows at position 0 stay as they were.",
+        ),
         "positions counted from 1": (
             _positions_from_one,
             "turn each row by its own position p as given in positions (the first is 0, which leaves it unchanged).",
@@ -158,8 +241,13 @@ implement(
         "(torch.stack(…, dim=-1).flatten(-2) for interleaved, torch.cat for half).",
     ),
     solution=ROPE_SOLUTION,
-    atol=1e-3,
-    rtol=1e-4,
+    where=_where,
+    axes=("positions", "features"),
+    dtype=lambda args: args[0].dtype,
+    half_why="The angle of pair 0 at position p is p radians: at position 4095 float16 stores it in steps of "
+             "2 (bfloat16 in steps of 16), so the fast pairs turn by the wrong angle, which is lesson 10's "
+             "reason for computing RoPE's angles in float32; and the task keeps x's dtype.",
+    half=(_angles_in(torch.float16), _angles_in(torch.bfloat16)),
 )
 
 

@@ -75,6 +75,53 @@ def _ntk_base_divided(head_dim, base, factor):
     return _omega(head_dim, base * factor ** (-head_dim / (head_dim - 2)))
 
 
+def _ntk_positive_exponent(head_dim, base, factor):
+    new_base = base * factor ** (head_dim / (head_dim - 2))
+    return new_base ** (2.0 * torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)
+
+
+def _ntk_base_missing(head_dim, base, factor):
+    return _omega(head_dim, factor ** (head_dim / (head_dim - 2)))
+
+
+def _ntk_base_plus(head_dim, base, factor):
+    return _omega(head_dim, base + factor ** (head_dim / (head_dim - 2)))
+
+
+def _ntk_i_over_d(head_dim, base, factor):
+    new_base = base * factor ** (head_dim / (head_dim - 2))
+    return new_base ** (-torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)
+
+
+def _ntk_in(dtype):
+    def frequencies(head_dim, base, factor):
+        new_base = base * factor ** (head_dim / (head_dim - 2))
+        return (new_base ** (-2 * torch.arange(head_dim // 2, dtype=dtype) / head_dim)).double()
+    return frequencies
+
+
+def _pair_where(args, index) -> str:
+    head_dim, base = args[0], float(args[1])
+    i = index[0]
+    return (f"pair {i} of {head_dim // 2} (features {2 * i}, {2 * i + 1}; before the stretch "
+            f"ω_{i} = {base ** (-2 * i / head_dim):.4g})")
+
+
+def _llama3_where(args, index) -> str:
+    head_dim, base, factor, low, high, length = args
+    i = index[0]
+    omega = float(base) ** (-2 * i / head_dim)
+    turns = length * omega / (2 * math.pi)
+    part = "kept" if turns >= high else "divided by the factor" if turns <= low else "blended"
+    return (f"pair {i} of {head_dim // 2} (ω_{i} = {omega:.4g}, r_{i} = {turns:.4g} turns within L = {length}: "
+            f"{part})")
+
+
+_HALF_WHY = ("A long-context model's slowest pairs have ω near 10⁻⁶ to 10⁻⁷, below float16's smallest normal "
+             "number (6·10⁻⁵): they lose digits or flush to 0, and those are the very pairs the stretch is about; "
+             "bfloat16 keeps them but with 2 digits, so pairs a few percent apart get one frequency.")
+
+
 def _ntk_cases() -> list[Case]:
     return [
         Case("head_dim=64, base=10000.0, factor=4.0", (64, 10000.0, 4.0)),
@@ -119,6 +166,23 @@ implement(
             "the exponent is d/(d−2): it is chosen so that (base')^(−(d−2)/d) = base^(−(d−2)/d) / factor for the "
             "slowest pair i = d/2 − 1.",
         ),
+        "positive exponent, base'^(+2i/d)": (
+            _ntk_positive_exponent,
+            "the frequencies fall from ω'_0 = 1: ω'_i = base'^(−2i/d), a negative exponent. With +2i/d they grow "
+            "up to about base' radians per position.",
+        ),
+        "×base missing (base' = factor^(d/(d−2)))": (
+            _ntk_base_missing,
+            "the factor raises the base the model was trained with: base' = base · factor^(d/(d−2)).",
+        ),
+        "base + factor^(d/(d−2)) instead of base · factor^(d/(d−2))": (
+            _ntk_base_plus,
+            "the base is multiplied: base' = base · factor^(d/(d−2)). Adding barely moves a base of 10 000.",
+        ),
+        "ω'_i = base'^(−i/d) instead of base'^(−2i/d)": (
+            _ntk_i_over_d,
+            "pair i keeps the form of lesson 04, ω'_i = base'^(−2i/d), i = 0 … d/2 − 1; only the base changes.",
+        ),
         "base divided instead of multiplied": (
             _ntk_base_divided,
             "stretching slows the pairs down: the new base is larger, base' = base·factor^(d/(d−2)).",
@@ -130,8 +194,11 @@ implement(
         "That gives base' = base · factor^(d/(d−2)).",
     ),
     solution=NTK_SOLUTION,
-    atol=1e-9,
-    rtol=1e-5,
+    where=_pair_where,
+    axes=("pairs",),
+    half_why=_HALF_WHY,
+    half=(_ntk_in(torch.float16), _ntk_in(torch.bfloat16)),
+    atol=1e-12,
 )
 
 # --- 09.llama3_inv_freq -----------------------------------------------------------------------
@@ -194,6 +261,35 @@ def _llama3_thresholds_multiplied(head_dim, base, factor, low_freq_factor, high_
     return torch.tensor(out, dtype=torch.float64)
 
 
+def _llama3_wavelength_as_turns(head_dim, base, factor, low, high, length):
+    omega = _omega(head_dim, base)
+    kept = ((2 * math.pi / omega - low) / (high - low)).clamp(0.0, 1.0)
+    return kept * omega + (1 - kept) * omega / factor
+
+
+def _llama3_times_factor(head_dim, base, factor, low, high, length):
+    omega = _omega(head_dim, base)
+    kept = ((length * omega / (2 * math.pi) - low) / (high - low)).clamp(0.0, 1.0)
+    return kept * omega + (1 - kept) * omega * factor
+
+
+def _llama3_hard(threshold):
+    def frequencies(head_dim, base, factor, low, high, length):
+        omega = _omega(head_dim, base)
+        turns = length * omega / (2 * math.pi)
+        cut = {"high": high, "low": low, "middle": (low + high) / 2}[threshold]
+        return torch.where(turns >= cut, omega, omega / factor)
+    return frequencies
+
+
+def _llama3_in(dtype):
+    def frequencies(head_dim, base, factor, low, high, length):
+        omega = (float(base) ** (-2 * torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)).to(dtype)
+        kept = ((length * omega / (2 * math.pi) - low) / (high - low)).clamp(0.0, 1.0)
+        return (kept * omega + (1 - kept) * omega / factor).double()
+    return frequencies
+
+
 def _llama3_cases() -> list[Case]:
     return [
         Case("Llama 3.1: head_dim=128, base=500000.0, factor=8.0, low=1.0, high=4.0, L=8192",
@@ -228,10 +324,12 @@ implement(
     reference=_llama3_reference,
     cases=_llama3_cases,
     mistakes={
-        "low and high factors swapped": (
+        "the blend reversed (low and high factors swapped)": (
             (_swapped_ramp, _swapped_branches),
             "pairs turning at least high_freq_factor times within L are kept, those turning at most "
-            "low_freq_factor times are divided: the kept share s = (r − low)/(high − low) grows with r.",
+            "low_freq_factor times are divided: the kept share s = (r − low)/(high − low) grows with r, and "
+            "the result is s·ω + (1 − s)·ω/factor. Exchanging low and high, or s and 1 − s, divides the fast "
+            "pairs and keeps the slow ones.",
         ),
         "wavelength taken as 1/ω instead of 2π/ω": (
             _llama3_no_two_pi,
@@ -241,6 +339,21 @@ implement(
             _llama3_linear,
             "Llama 3 keeps the fast pairs as they are: only pairs with r_i ≤ low_freq_factor are divided "
             "by the full factor.",
+        ),
+        "wavelength 2π/ω compared with the thresholds instead of the turns r": (
+            _llama3_wavelength_as_turns,
+            "low_freq_factor and high_freq_factor are numbers of turns within L: compare r_i = L·ω_i/2π with them, "
+            "not the wavelength 2π/ω_i.",
+        ),
+        "slow pairs multiplied by the factor instead of divided": (
+            _llama3_times_factor,
+            "stretching the context slows the slow pairs down: ω_i / factor, so that they still turn less than "
+            "once over the longer context.",
+        ),
+        "a hard threshold, no blend": (
+            (_llama3_hard("high"), _llama3_hard("middle")),
+            "between low_freq_factor and high_freq_factor turns the rule blends: s·ω_i + (1 − s)·ω_i/factor with "
+            "s = (r_i − low)/(high − low), so that no pair's frequency jumps.",
         ),
         "wavelength thresholds L·factor instead of L/factor": (
             _llama3_thresholds_multiplied,
@@ -255,6 +368,9 @@ implement(
         "One expression does all three: s = ((r − low)/(high − low)).clamp(0, 1), then s·ω + (1 − s)·ω/factor.",
     ),
     solution=LLAMA3_SOLUTION,
-    atol=1e-9,
-    rtol=1e-5,
+    where=_llama3_where,
+    axes=("pairs",),
+    half_why=_HALF_WHY,
+    half=(_llama3_in(torch.float16), _llama3_in(torch.bfloat16)),
+    atol=1e-12,
 )

@@ -45,6 +45,22 @@ def _halves_swapped(weight, n_heads):
     return weight.reshape(n_heads, head_dim, -1)[:, order].reshape(weight.shape)
 
 
+def _sizes_confused(weight, n_heads):
+    head_dim = weight.shape[0] // n_heads
+    return _reference(weight, head_dim) if head_dim % 2 == 0 and weight.shape[0] % head_dim == 0 \
+        and (weight.shape[0] // head_dim) % 2 == 0 else weight.clone()
+
+
+def _where(args, index) -> str:
+    weight, n_heads = args
+    head_dim = weight.shape[0] // n_heads
+    r, c = index
+    h, j = divmod(r, head_dim)
+    old = 2 * j if j < head_dim // 2 else 2 * (j - head_dim // 2) + 1
+    return (f"row {r} = head {h} of {n_heads}, its row {j} (which should hold that head's old row {old}), "
+            f"column {c}")
+
+
 def _cases() -> list[Case]:
     g = torch.Generator().manual_seed(10)
     return [
@@ -92,6 +108,11 @@ implement(
             "the output features of q = x @ W.T are W's rows: reorder weight's rows (its first dimension), "
             "and leave the input columns alone.",
         ),
+        "head_dim and n_heads confused": (
+            _sizes_confused,
+            "head_dim = weight.shape[0] // n_heads is the size of one head, n_heads the number of heads: "
+            "weight.reshape(n_heads, head_dim, d_in), in that order.",
+        ),
         "the two halves of each head swapped": (
             _halves_swapped,
             "the first half of each head's rows holds the even-indexed rows (0, 2, 4, …), the second half the "
@@ -106,8 +127,12 @@ implement(
         "weight.reshape(n_heads, head_dim, -1)[:, order].reshape(weight.shape) applies one order to every head.",
     ),
     solution=SOLUTION,
-    atol=1e-6,
-    rtol=1e-6,
+    where=_where,
+    axes=("rows", "columns"),
+    half_why="Reordering rows moves numbers without computing anything: the weights must come back bit for bit, "
+             "in weight's own dtype.",
+    atol=0.0,
+    rtol=0.0,
 )
 
 

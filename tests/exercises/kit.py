@@ -11,7 +11,7 @@ def assert_passes(exercise_id: str, fn) -> None:
     assert result.passed and result.status == "passed" and result.mistake is None, result.message
 
 
-def assert_diagnosed(exercise_id: str, fn, mistake: str) -> None:
+def assert_diagnosed(exercise_id: str, fn, mistake: str) -> str:
     """``fn`` fails, and the message names ``mistake`` and how to fix it."""
     assert mistake in get(exercise_id).mistakes, f"{mistake!r} is not catalogued for {exercise_id}"
     result = H.check(exercise_id, fn)
@@ -20,6 +20,7 @@ def assert_diagnosed(exercise_id: str, fn, mistake: str) -> None:
     how_to_fix = get(exercise_id).mistakes[mistake][1]
     assert mistake in result.message and how_to_fix in result.message and "First difference on case" in \
         result.message, result.message
+    return result.message
 
 
 def assert_fails_undiagnosed(exercise_id: str, fn) -> str:

@@ -55,8 +55,10 @@ def test_none_and_ellipsis_are_not_attempted(synthetic, answer):
         result = H.check(exercise_id, answer)
         assert result.status == "not attempted" and not result.passed and result.mistake is None
     assert H.check("99.double", answer).message == (
-        "99.double · not attempted yet: double a tensor.\nHint 1 of 3: Multiply.\n"
-        'More help: H.hint("99.double") for a hint, H.solution("99.double") for the solution.')
+        "99.double · not attempted yet: double a tensor.\nTo start: write your function in this cell in place of "
+        "raise NotImplementedError, then run the cell: the check calls it on the lesson's cases.\n"
+        'Stuck? H.hint("99.double") shows a hint, one more each time you call it; H.solution("99.double") shows '
+        "the solution.")
 
 
 def test_a_stub_is_not_attempted_but_a_later_notimplementederror_is_a_failure(synthetic):
@@ -137,7 +139,7 @@ def test_explore_passes_the_learner_s_run_and_asks_for_it_when_missing(synthetic
     assert crashed.status == "failed" and "the check could not run on this answer (TypeError" in crashed.message
 
 
-def test_hints_come_one_at_a_time_and_the_not_attempted_message_counts_as_the_first(synthetic, capsys):
+def test_hints_come_one_at_a_time_and_only_when_asked(synthetic, capsys):
     H.hint("99.double")
     H.hint("99.double")
     H.hint("99.double")
@@ -146,9 +148,10 @@ def test_hints_come_one_at_a_time_and_the_not_attempted_message_counts_as_the_fi
         "99.double · hint 1 of 3: Multiply.", "99.double · hint 2 of 3: By two.",
         "99.double · hint 3 of 3: return 2 * x",
         '99.double: that was the last hint (3 of 3). H.solution("99.double") prints the solution.']
-    H.check("99.pick", None)
+    H.check("99.pick", None)  # the stub's "not attempted" shows no hint and uses none up
+    assert capsys.readouterr().out == ""
     H.hint("99.pick")
-    assert capsys.readouterr().out == "99.pick · hint 2 of 2: Left.\n"
+    assert capsys.readouterr().out == "99.pick · hint 1 of 2: Not right.\n"
 
 
 def test_the_solution_is_printed_on_request(synthetic, capsys):
@@ -207,7 +210,8 @@ def test_first_failure_checks_type_shape_dtype_finiteness_values_in_that_order()
 
 def test_tolerances_and_integers():
     expected = torch.tensor([1000.0, 1e-6])
-    assert compare.close(expected, expected * (1 + 5e-5))  # within rtol
+    assert compare.close(expected, expected * (1 + 5e-6))  # within rtol = 1e-5
+    assert not compare.close(expected, expected * (1 + 5e-5))  # beyond it: float16's steps are 5e-4
     assert not compare.close(expected, expected + torch.tensor([0.0, 1e-3]))  # beyond atol
     assert compare.first_failure(torch.tensor([1, 2]), torch.tensor([1, 3], dtype=torch.int32)) == \
         "values differ at [1]: expected 2, got 3; 1 of 2 entries differ"
@@ -227,3 +231,99 @@ def test_nan_matches_only_nan_and_only_where_expected_holds_one():
 def test_numbers_print_plainly():
     assert [compare.format_number(x) for x in (3, 2.0, -0.0, 0.1234567, 1e-7, float("inf"))] == \
         ["3", "2", "0", "0.123457", "1e-07", "inf"]
+
+
+def test_half_precision_is_refused_by_dtype_and_device_and_exact_dtype_are_enforced():
+    expected = torch.tensor([0.1, 0.2, 0.3])
+    assert compare.first_failure(expected, expected.half()) == "dtype: got float16, half precision; expected float32 " \
+                                                               "or float64"
+    assert compare.first_failure(expected, expected.bfloat16()).startswith("dtype: got bfloat16, half precision")
+    assert compare.first_failure(expected, expected.double()) is None
+    assert compare.first_failure(expected, expected.double(), dtype=torch.float32) == \
+        "dtype: the task asks for float32 (the input's dtype), got float64"
+    assert compare.first_failure(expected, torch.zeros(3, device="meta"), device="cpu") == \
+        "device: expected the inputs' device, cpu, got meta"
+
+
+def test_float32_rounding_passes_the_policy_and_float16_rounding_fails_it():
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(1000, dtype=torch.float64, generator=g)
+    assert compare.close(x, x.float())
+    assert not compare.close(x, x.half().double())
+    assert not compare.close(x, x.bfloat16().double())
+    # the float32-angle slack: sin of angles up to 4095 computed in float32 passes with it, and only with it
+    angles = torch.linspace(0, 4095, 5000, dtype=torch.float64)
+    in_float32 = torch.sin(angles.float()).double()
+    assert not compare.close(torch.sin(angles), in_float32)
+    assert compare.close(torch.sin(angles), in_float32, atol=compare.DEFAULT_ATOL + compare.float32_angle_slack(4095))
+    assert not compare.close(torch.sin(angles), torch.sin(angles.half()).double(),
+                             atol=compare.DEFAULT_ATOL + compare.float32_angle_slack(4095))
+
+
+def test_the_relation_a_wrong_output_has_is_told_from_the_numbers():
+    e = torch.tensor([[1.0, 2.0, 4.0], [3.0, -1.0, 0.5], [0.25, 8.0, -2.0]])
+    told = {name: compare.what_property(e, got, axes=("rows", "columns")) for name, got in {
+        "sign": -e, "scale": 2.5 * e, "reversed": e.flip(1), "ahead": torch.cat((e[1:], e[:1])),
+        "transposed": e.T, "reordered": e[:, [1, 2, 0]].flip(1), "plus": e + 3, "noise": e + torch.eye(3)}.items()}
+    assert told["sign"].startswith("your output is the expected one with its sign flipped")
+    assert told["scale"].startswith("your output is 2.5 × the expected one")
+    assert told["reversed"].startswith("your output is the expected one reversed along the columns")
+    assert told["ahead"].startswith("your output is the expected one a step ahead along the rows")
+    assert told["transposed"].startswith("your output is the expected one transposed")
+    assert told["reordered"].startswith("your output holds the expected values, in another order along the columns")
+    assert told["plus"].startswith("your output is the expected one plus 3 on every entry")
+    assert told["noise"] is None and compare.what_property(e, e) is None
+
+
+def test_a_failure_names_the_index_in_the_exercises_terms_and_the_relation(synthetic):
+    before = dict(core._registry)
+    try:
+        core.implement("99.words", title="double", reference=_twice, where=lambda args, index: f"word {index[0]}",
+                       axes=("words",), half_why="It needs digits.",
+                       cases=[Case("x = 1, 2, 3", (torch.tensor([1.0, 2.0, 3.0]),))],
+                       mistakes={"tripled": (lambda x: 3 * x, "by 2."), "squared": (lambda x: x * x, "no."),
+                                 "kept": (lambda x: x, "by 2.")},
+                       hints=("a", "b"), solution='H.check("99.words", f)\n')
+        result = H.check("99.words", lambda x: (2 * x).flip(0))
+        assert 'on case "x = 1, 2, 3": at word 0: expected 2, got 6 (off by 4); 2 of 3 entries differ.' in \
+            result.message and "What the numbers say: your output is the expected one reversed along the words" in \
+            result.message and result.mistake is None
+        half = H.check("99.words", lambda x: (2 * x + 1e-3).half())
+        assert half.mistake == core.HALF and "It needs digits." in half.message
+    finally:
+        core._registry.clear()
+        core._registry.update(before)
+
+
+def test_a_design_exercise_names_the_first_property_that_fails(synthetic):
+    before = dict(core._registry)
+    try:
+        core.design("99.bounded", title="a bounded code", question="Propose one.",
+                    properties=(("bounded", lambda f: (abs(f(10 ** 6)) <= 1, f"f(10⁶) = {f(10 ** 6)}.")),
+                                ("increasing", lambda f: (f(2) > f(1), f"f(1) = {f(1)}, f(2) = {f(2)}."))),
+                    hints=("a", "b"), solution='H.check("99.bounded", f)\n')
+        assert H.check("99.bounded", lambda p: p).message.startswith(
+            "99.bounded · failed: your proposal is not bounded. It fails here: f(10⁶) = 1000000.")
+        assert "your proposal is not increasing. It is bounded, but it fails here: f(1) = 0, f(2) = 0." in \
+            H.check("99.bounded", lambda p: 0).message
+        assert H.check("99.bounded", lambda p: p / (p + 1)).passed
+
+        def stub(p):
+            raise NotImplementedError
+
+        assert H.check("99.bounded", stub).status == "not attempted"
+        assert "raised ZeroDivisionError" in H.check("99.bounded", lambda p: 1 / 0).message
+    finally:
+        core._registry.clear()
+        core._registry.update(before)
+
+
+def test_choices_match_with_any_spacing_around_symbols(synthetic):
+    before = dict(core._registry)
+    try:
+        core.predict("99.sum", title="t", question="q", choices={"qk+bias": "yes", "qk": "no"}, answer="qk+bias",
+                     hints=("a", "b"), solution='H.check("99.sum", "qk+bias")\n')
+        assert H.check("99.sum", " QK + bias ").passed and H.check("99.sum", "qk  +  bias").passed
+    finally:
+        core._registry.clear()
+        core._registry.update(before)

@@ -61,12 +61,14 @@ def test_catalogued_mistakes_are_named(mistake, answer):
 def test_forgetting_zero_log_zero_is_named_and_points_at_the_nan(answer):
     result = H.check(ID, answer)
     assert result.status == "failed" and result.mistake == "0·ln 0 computed as nan"
-    assert "got nan at [0] where 0.693147 was expected" in result.message and "weights exactly 0" in result.message
+    assert "got nan at the row weights[0, :] (its 4 keys) where 0.693147 was expected" in \
+        result.message and "weights exactly 0" in result.message
 
 
 def test_wrong_shape_random_answer_and_stub():
     keepdim = H.check(ID, lambda w: torch.special.entr(w).sum(-1, keepdim=True))
-    assert keepdim.status == "failed" and "shape" in keepdim.message and keepdim.mistake is None
+    assert keepdim.status == "failed" and "shape: expected (), got (1,)" in keepdim.message
+    assert keepdim.mistake == "the summed axis kept (keepdim=True)"
     noise = H.check(ID, lambda w: torch.rand(w.shape[:-1], generator=torch.Generator().manual_seed(0)))
     assert noise.status == "failed" and noise.mistake is None
 

@@ -43,7 +43,8 @@ def test_catalogued_mistakes_are_named(mistake, answer):
 def test_one_word_without_a_special_case_is_named_and_points_at_the_nan(answer):
     result = H.check(ID, answer)
     assert result.status == "failed" and result.mistake == "a one-word sentence divided by zero"
-    assert "got nan at [0] where 0 was expected" in result.message and "length=1" in result.message
+    assert "got nan at position 0, the only word of a one-word sentence where 0 was expected" in \
+        result.message and "length=1" in result.message
 
 
 def test_wrong_shape_random_answer_and_stub():

@@ -70,6 +70,13 @@ MISTAKES = {
     "a position compared with itself": _pairs_with_itself,
     "positions counted from 1": _from_one,
     "computed in float32": _single_precision,
+    "cos instead of sin": lambda w, n: np.diff(np.sort(np.cos(w * np.arange(n)))).min(),
+    "signed differences (no absolute value)": lambda w, n: (_in_float64(w, n)[:, None] - _in_float64(w, n)[None, :]
+                                                            + torch.diag(torch.full((n,), math.inf))).min(),
+    "squared distance": lambda w, n: _in_float64(w, n).sort().values.diff().min() ** 2,
+    "one position short (0 … length − 2)": lambda w, n: _in_float64(w, n - 1).sort().values.diff().min()
+    if n > 2 else _in_float64(w, n).sort().values.diff().min(),
+    "computed in half precision": lambda w, n: torch.sin(w * torch.arange(n).half()).sort().values.diff().min(),
 }
 
 

@@ -67,8 +67,8 @@ def test_each_catalogued_mistake_is_named(name):
 
 def test_a_wrong_answer_gets_where_and_by_how_much():
     message = assert_fails_undiagnosed(ID, lambda n, d, base=10000.0: torch.ones(n, d))
-    assert 'on case "n_positions=1, d_model=2 (position 0 only)": values differ at [0, 0]: expected 0, got 1 ' \
-           "(off by 1); 1 of 2 entries differ." in message
+    assert 'on case "n_positions=1, d_model=2 (position 0 only)": at position 0, column 0: the sin of pair 0 ' \
+           "(ω_0 = 1): expected 0, got 1 (off by 1); 1 of 2 entries differ." in message
 
 
 def test_float32_angles_at_large_positions_still_pass():

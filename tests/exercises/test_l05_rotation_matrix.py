@@ -70,4 +70,5 @@ def test_each_catalogued_mistake_is_named(name):
 
 def test_the_identity_for_every_k_fails_on_the_second_case():
     message = assert_fails_undiagnosed(ID, lambda k, d, base=10000.0: torch.eye(d))
-    assert 'on case "k=1, d_model=16": values differ at [0, 0]: expected 0.540302, got 1 (off by 0.459698)' in message
+    assert 'on case "k=1, d_model=16": at row 0, column 0: block 0 (pair 0, ω_0 = 1), its sin row and sin column: ' \
+           "expected 0.540302, got 1 (off by 0.459698)" in message

@@ -5,9 +5,10 @@ import math
 import pytest
 import torch
 
+import helpers as H
 from helpers.rotary import rope
 
-from .kit import assert_diagnosed, assert_fails_undiagnosed, assert_passes, solved_function
+from .kit import assert_diagnosed, assert_passes, solved_function
 
 ID = "06.rope"
 
@@ -31,7 +32,7 @@ def complex_numbers(x, positions, base=10000.0, layout="interleaved"):
 
 
 def rotation_matrices_float32(x, positions, base=10000.0, layout="interleaved"):
-    # one d × d matrix per position, built with Python loops, applied in float32 whatever x's dtype
+    # one d × d matrix per position, built with Python loops, applied in float32, returned in x's dtype
     d = x.shape[-1]
     out = torch.empty(x.shape, dtype=torch.float32)
     for row, p in enumerate(positions.tolist()):
@@ -41,7 +42,7 @@ def rotation_matrices_float32(x, positions, base=10000.0, layout="interleaved"):
             u, v = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
             r[u, u], r[u, v], r[v, u], r[v, v] = math.cos(a), -math.sin(a), math.sin(a), math.cos(a)
         out[..., row, :] = x[..., row, :].float() @ r.T
-    return out
+    return out.to(x.dtype)
 
 
 def textbook_rotate_half(x, positions, base=10000.0, layout="interleaved"):
@@ -94,10 +95,17 @@ def test_each_catalogued_mistake_is_named(name):
     assert_diagnosed(ID, MISTAKES[name], name)
 
 
-def test_an_unrotated_x_fails_at_the_first_moved_entry():
-    message = assert_fails_undiagnosed(ID, lambda x, p, base=10000.0, layout="interleaved": x)
-    assert 'on case "x (4, 8) float32, positions 0…3, interleaved": values differ at [1, 0]: expected ' in message
-    assert "of 32 entries differ." in message
+def test_an_unrotated_x_is_named_at_the_first_moved_entry():
+    message = assert_diagnosed(ID, lambda x, p, base=10000.0, layout="interleaved": x, "x returned unrotated")
+    assert 'on case "x (4, 8) float32, positions 0…3, interleaved": at position 1 (row 1), feature 0: pair 0 = ' \
+           "features 0, 1 (interleaved layout): expected " in message and "of 32 entries differ." in message
+
+
+def test_the_output_keeps_x_dtype():
+    result = H.check(ID, lambda x, p, base=10000.0, layout="interleaved": rope(x, p, base, layout).float())
+    assert result.status == "failed" and result.mistake is None
+    assert 'x (2, 3, 6, 16) float64 (batch, heads, L, d), positions 0…5, half": dtype: the task asks for float64 ' \
+           "(the input's dtype), got float32." in result.message
 
 
 def test_a_rope_that_changes_x_in_place_is_still_checked_fairly():

@@ -112,10 +112,10 @@ def _clamped_ramp(d, base, f, low, high, length):
 
 # (name, answer): the swap is written in both codings, branches (a step at r = low) and the clamped ramp
 LLAMA3_MISTAKES = [
-    ("low and high factors swapped", lambda d, base, f, low, high, length: llama3_branches(d, base, f, high, low,
-                                                                                            length)),
-    ("low and high factors swapped", lambda d, base, f, low, high, length: _clamped_ramp(d, base, f, high, low,
-                                                                                          length)),
+    ("the blend reversed (low and high factors swapped)",
+     lambda d, base, f, low, high, length: llama3_branches(d, base, f, high, low, length)),
+    ("the blend reversed (low and high factors swapped)",
+     lambda d, base, f, low, high, length: _clamped_ramp(d, base, f, high, low, length)),
     ("wavelength taken as 1/ω instead of 2π/ω", lambda d, base, f, low, high, length: llama3_branches(
         d, base, f, low, high, length, two_pi=1.0)),
     ("every frequency divided by the factor (position interpolation)", lambda d, base, f, *rest: _omega(d, base) / f),

@@ -86,4 +86,5 @@ def test_each_catalogued_mistake_is_named(name):
 
 def test_the_weight_unchanged_fails_at_the_second_row():
     message = assert_fails_undiagnosed(ID, lambda w, n: w.clone())
-    assert 'on case "weight (32, 16) float32, n_heads=4 (head_dim 8)": values differ at [1, 0]: expected ' in message
+    assert 'on case "weight (32, 16) float32, n_heads=4 (head_dim 8)": at row 1 = head 0 of 4, its row 1 (which ' \
+           "should hold that head's old row 2), column 0: expected " in message

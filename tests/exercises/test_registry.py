@@ -62,14 +62,19 @@ def test_the_solution_passes(exercise):
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=_ids(EXERCISES))
-def test_none_is_not_attempted_with_the_first_hint(exercise):
+def test_none_is_not_attempted_and_shows_how_to_start_but_no_hint(exercise, capsys):
+    core.reset_hints()
     result = H.check(exercise.id, None, **{name: None for name in getattr(exercise, "context", ())})
     assert result.status == "not attempted" and not result.passed
     assert result.message == H.check(exercise.id, None).message  # deterministic, context or not
     lines = result.message.splitlines()
-    assert lines[0].startswith(f"{exercise.id} · not attempted") and lines[1] == f"Hint 1 of {len(exercise.hints)}: " \
-        f"{exercise.hints[0]}"
-    assert f'H.hint("{exercise.id}")' in lines[2] and f'H.solution("{exercise.id}")' in lines[2]
+    assert lines[0] == f"{exercise.id} · not attempted yet: {exercise.title}."
+    assert lines[1].startswith("To start: ") and f'H.hint("{exercise.id}")' in lines[2] and \
+        f'H.solution("{exercise.id}")' in lines[2]
+    assert not any(hint in result.message for hint in exercise.hints) and "Hint 1" not in result.message
+    H.hint(exercise.id)  # the first hint the learner asks for is hint 1: the stub showed none
+    assert capsys.readouterr().out == f"{exercise.id} · hint 1 of {len(exercise.hints)}: {exercise.hints[0]}\n"
+    core.reset_hints()
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=_ids(EXERCISES))

@@ -1,0 +1,159 @@
+"""The wrong answers a cold attempt of the exercises fed to the checker, each written out here as a
+learner would write it (not with the modules' own codings): each is named, or its message says
+which property fails."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import helpers as H
+from helpers.exercises.core import HALF
+
+
+def _omega(d, base, step=2.0, sign=-1.0):
+    return base ** (sign * step * torch.arange(d // 2, dtype=torch.float64) / d)
+
+
+def _table(n, d, base, step=2.0, sign=-1.0, dtype=torch.float64, columns=("sin", "cos")):
+    theta = torch.arange(n, dtype=dtype)[:, None] * _omega(d, base, step, sign).to(dtype)
+    parts = [getattr(theta, c)() for c in columns]
+    return torch.stack(parts, -1).flatten(-2).float()
+
+
+def _shift(k, d, base, angle=lambda k, w: k * w, block=lambda c, s: [[c, s], [-s, c]], dtype=torch.float64):
+    m = torch.zeros(d, d, dtype=torch.float64)
+    for i in range(d // 2):
+        a = torch.tensor(angle(k, base ** (-2 * i / d)), dtype=dtype).double()
+        b = block(math.cos(a), math.sin(a))
+        m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = torch.tensor(b, dtype=torch.float64)
+    return m.float()
+
+
+def _rope(x, positions, base, layout, write=None, second=1.0, angle_dtype=torch.float32, pos=None):
+    d = x.shape[-1]
+    p = (positions if pos is None else pos).to(angle_dtype)
+    theta = p[:, None] * (base ** (-torch.arange(0, d, 2, dtype=angle_dtype) / d))
+    c, s = theta.cos().to(x.dtype), theta.sin().to(x.dtype)
+    a, b = (x[..., 0::2], x[..., 1::2]) if layout == "interleaved" else (x[..., : d // 2], x[..., d // 2:])
+    one, two = a * c - b * s, second * a * s + b * c
+    if (write or layout) == "interleaved":
+        return torch.stack((one, two), -1).flatten(-2)
+    return torch.cat((one, two), -1)
+
+
+def _llama3(d, base, factor, low, high, length, kept=lambda r, low, high: ((r - low) / (high - low)).clamp(0, 1),
+            turns=lambda length, w: length * w / (2 * math.pi), divide=True):
+    w = _omega(d, base)
+    s = kept(turns(length, w), low, high)
+    slow = w / factor if divide else w * factor
+    return s * w + (1 - s) * slow
+
+
+PROBE = [
+    # (exercise, learner's wrong answer, the mistake it is named as)
+    ("01.attention_entropy", lambda w: torch.special.entr(w).sum(-1, keepdim=True),
+     "the summed axis kept (keepdim=True)"),
+    ("01.attention_entropy", lambda w: torch.special.entr(w.half()).sum(-1).to(w.dtype), HALF),
+    ("01.attention_entropy", lambda w: -(w * torch.log1p(w)).sum(-1), "ln(1 + a) instead of ln a"),
+    ("02.normalised", lambda n: torch.arange(n) // max(n - 1, 1), "integer division"),
+    ("02.normalised", lambda n: torch.linspace(0, 1, n).half() if n > 1 else torch.zeros(1).half(), HALF),
+    ("02.normalised", lambda n: torch.linspace(1, 0, n, dtype=torch.float64) if n > 1 else torch.zeros(1),
+     "codes in reverse order"),
+    ("03.smallest_gap", lambda w, n: np.diff(np.sort(np.sin(w * np.arange(n - 1)))).min() if n > 2 else
+     np.diff(np.sort(np.sin(w * np.arange(n)))).min(), "one position short (0 … length − 2)"),
+    ("03.smallest_gap", lambda w, n: torch.tensor(min(abs(math.cos(w * p) - math.cos(w * q)) for p in range(n)
+                                                      for q in range(p + 1, n)) if n < 100 else
+                                                  np.diff(np.sort(np.cos(w * np.arange(n)))).min()),
+     "cos instead of sin"),
+    ("03.smallest_gap", lambda w, n: torch.tensor(np.diff(np.sort(np.sin(w * np.arange(n)))).min() ** 2),
+     "squared distance"),
+    ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, base, sign=+1.0),
+     "ω_i = base^(+2i/d): the exponent's sign"),
+    ("04.sinusoidal", lambda n, d, base=10000.0: _table_d_minus_one(n, d, base),
+     "exponent −2i/(d − 1) instead of −2i/d"),
+    ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, 10000.0), "base fixed at 10000"),
+    ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, base, step=4.0),
+     "exponent doubled (−4i/d)"),
+    ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, base, columns=("sin", "sin")), "sin in every column"),
+    ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, base, dtype=torch.float16), HALF),
+    ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, base).bfloat16(), HALF),
+    ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, base).half(), HALF),
+    ("05.shift_matrix", lambda k, d, base=10000.0: _shift(abs(k), d, base), "|k| instead of k"),
+    ("05.shift_matrix", lambda k, d, base=10000.0: _shift(k, d, base, block=lambda c, s: [[s, c], [-c, s]]),
+     "cos and sin swapped inside the block"),
+    ("05.shift_matrix", lambda k, d, base=10000.0: _shift(k, d, base, angle=lambda k, w: (k + 1) * w),
+     "angle (k + 1)·ω_i"),
+    ("05.shift_matrix", lambda k, d, base=10000.0: _shift(k, d, base, angle=lambda k, w: float(k)),
+     "angle k instead of k·ω_i"),
+    ("05.shift_matrix", lambda k, d, base=10000.0: _shift(k, d, 10000.0), "base fixed at 10000"),
+    ("05.shift_matrix", lambda k, d, base=10000.0: _shift(k, d, base).half(), HALF),
+    ("06.rope", lambda x, p, base=10000.0, layout="interleaved": _rope(x, p, base, layout, write="half"),
+     "interleaved pairs written back with torch.cat"),
+    ("06.rope", lambda x, p, base=10000.0, layout="interleaved": _rope(x, p, base, layout, angle_dtype=torch.float16),
+     HALF),
+    ("06.rope", lambda x, p, base=10000.0, layout="interleaved": _rope(x, p, base, layout,
+                                                                      angle_dtype=torch.bfloat16), HALF),
+    ("06.rope", lambda x, p, base=10000.0, layout="interleaved": _rope(x, p, 10000.0, layout), "base fixed at 10000"),
+    ("06.rope", lambda x, p, base=10000.0, layout="interleaved": _rope(x, p, base, layout, second=-1.0),
+     "sign wrong in the second output (b cos − a sin)"),
+    ("06.rope", lambda x, p, base=10000.0, layout="interleaved": _rope(x, p, base, layout,
+                                                                      pos=torch.arange(x.shape[-2])),
+     "row index used as the position"),
+    ("06.rope", lambda x, p, base=10000.0, layout="interleaved": x.clone(), "x returned unrotated"),
+    ("06.rope", lambda x, p, base=10000.0, layout="interleaved": _rope(x, p, base, layout).half(), HALF),
+    ("09.ntk_inv_freq", lambda d, base, f: _omega(d, f ** (d / (d - 2))), "×base missing (base' = factor^(d/(d−2)))"),
+    ("09.ntk_inv_freq", lambda d, base, f: _omega(d, base * f ** (d / (d - 2)), sign=+1.0),
+     "positive exponent, base'^(+2i/d)"),
+    ("09.ntk_inv_freq", lambda d, base, f: _omega(d, base + f ** (d / (d - 2))),
+     "base + factor^(d/(d−2)) instead of base · factor^(d/(d−2))"),
+    ("09.ntk_inv_freq", lambda d, base, f: _omega(d, base * f ** (d / (d - 2))).half(), HALF),
+    ("09.ntk_inv_freq", lambda d, base, f: _omega(d, base * f ** (d / (d - 2)), step=1.0),
+     "ω'_i = base'^(−i/d) instead of base'^(−2i/d)"),
+    ("09.llama3_inv_freq", lambda *a: _llama3(*a, kept=lambda r, low, high: 1 - ((r - low) / (high - low)).clamp(0, 1)),
+     "the blend reversed (low and high factors swapped)"),
+    ("09.llama3_inv_freq", lambda *a: _llama3(*a, turns=lambda length, w: 2 * math.pi / w),
+     "wavelength 2π/ω compared with the thresholds instead of the turns r"),
+    ("09.llama3_inv_freq", lambda *a: _llama3(*a, divide=False),
+     "slow pairs multiplied by the factor instead of divided"),
+    ("09.llama3_inv_freq", lambda *a: _llama3(*a, kept=lambda r, low, high: (r >= high).double()),
+     "a hard threshold, no blend"),
+    ("10.half_layout_rows", lambda w, n: w.reshape(w.shape[0] // n, n, -1)[:, torch.cat(
+        (torch.arange(0, n, 2), torch.arange(1, n, 2)))].reshape(w.shape) if n % 2 == 0 else w.clone(),
+     "head_dim and n_heads confused"),
+    ("10.half_layout_rows", lambda w, n: w.reshape(n, w.shape[0] // n, -1)[:, torch.cat(
+        (torch.arange(0, w.shape[0] // n, 2), torch.arange(1, w.shape[0] // n, 2)))].reshape(w.shape).half(), HALF),
+]
+
+
+def _table_d_minus_one(n, d, base):
+    theta = torch.arange(n, dtype=torch.float64)[:, None] * base ** (-2 * torch.arange(d // 2) / (d - 1))
+    return torch.stack((theta.sin(), theta.cos()), -1).flatten(-2).float()
+
+
+@pytest.mark.parametrize(("exercise_id", "answer", "mistake"), PROBE,
+                         ids=[f"{e}:{m[:30]}" for e, _, m in PROBE])
+def test_each_probe_answer_is_named(exercise_id, answer, mistake):
+    result = H.check(exercise_id, answer)
+    assert result.status == "failed" and result.mistake == mistake, result.message
+
+
+def test_the_probe_answers_that_passed_now_fail():
+    assert H.check("06.rope", lambda x, p, base=10000.0, layout="interleaved": H.rope(x, p, base, layout).half()
+                   ).mistake == HALF
+    assert "dtype: the task asks for float32" in H.check(
+        "06.rope", lambda x, p, base=10000.0, layout="interleaved": H.rope(x, p, base, layout).double()).message
+    assert H.check("04.sinusoidal", lambda n, d, base=10000.0: H.sinusoidal(n, d, base).half()).mistake == HALF
+    assert H.check("05.shift_matrix", lambda k, d, base=10000.0: H.shift_matrix(k, d, base).half()).mistake == HALF
+    assert H.check("03.near_collision", "6", omega=1.0, length=50).status == "failed"
+    assert H.check("03.near_collision", "repeat", omega=1.0, length=60).status == "failed"
+
+
+def test_unnamed_wrong_answers_still_say_which_property_fails():
+    twice = H.check("02.normalised", lambda n: 2 * H.normalised(n))
+    assert twice.mistake is None and "your output is 2 × the expected one on every entry" in twice.message
+    assert H.check("06.rope", lambda x, p, base=10000.0, layout="interleaved": -H.rope(x, p, base, layout)
+                   ).message.count("sign flipped") == 1
+    assert "reversed along the pairs" in H.check("09.ntk_inv_freq", lambda d, base, f: H.scaled_frequencies(
+        d, base, "ntk", f)[0].flip(0)).message
