@@ -41,7 +41,9 @@ def text_windows(length: int, split: str = "valid", tokens: int | None = None) -
     return ids[: n * length].view(n, length), ids[1 : n * length + 1].view(n, length)
 
 
-@torch.inference_mode()
+# no_grad, not inference_mode: RoPE caches its cos/sin tables, and a table made in inference mode could not
+# be used later by a model that trains
+@torch.no_grad()
 def text_loss_by_position(
     model: torch.nn.Module, length: int, *, split: str = "valid", tokens: int | None = None, batch: int = 16
 ) -> torch.Tensor:
@@ -169,13 +171,14 @@ class TextStretchTable(NamedTuple):
 def text_stretch_losses(
     seed: int = 0, *, fine_tuned: bool = False, methods: Sequence[str] = STRETCHES,
     lengths: Sequence[int] = (TEXT_LENGTH, 2 * TEXT_LENGTH, 4 * TEXT_LENGTH, 8 * TEXT_LENGTH),
-    tokens: int | None = None,
+    tokens: int | None = None, factor: float | None = None,
 ) -> TextStretchTable:
     """Each method of ``helpers.STRETCHES`` on the shipped RoPE model of ``seed``, at each length.
 
     Training-free (``fine_tuned=False``): the base model with its frequencies stretched at factor
-    n / L (1 at n ≤ L, so every method then equals "plain"), as ``helpers.apply_stretch`` does;
-    "plain" is the model as trained. Fine-tuned: the shipped fine-tune of each method (stretched at
+    n / L (1 at n ≤ L, so every method then equals "plain"), as ``helpers.apply_stretch`` does, or
+    at ``factor`` at every length if it is given (what a model configured for factor·L pays on
+    shorter inputs); "plain" is the model as trained. Fine-tuned: the shipped fine-tune of each method (stretched at
     factor 4, trained a few steps at 4·L; "plain": no stretch, Chen et al.'s plain fine-tuning), run
     at every length with the frequencies it was trained with. The loss at n is the mean over every
     position of the validation windows of n (:func:`text_valid_loss`); its exp is the perplexity."""
@@ -185,6 +188,14 @@ def text_stretch_losses(
     for method in methods:
         check_choice("method", method, STRETCHES)
     lengths = [check_int("length", n, 1) for n in lengths]
+    fixed = None
+    if factor is not None:
+        if fine_tuned:
+            raise ValueError("factor applies to the training-free table only (fine_tuned=False): each fine-tune "
+                             "keeps the factor it was trained with")
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor >= 1:
+            raise ValueError(f"factor must be a number ≥ 1, got {factor!r}")
+        fixed = float(factor)
     loss, factor = {}, {}
     if fine_tuned:
         for method in methods:
@@ -200,10 +211,13 @@ def text_stretch_losses(
         for method in methods:
             loss[method], factor[method] = {}, {}
             for n in lengths:
-                f = max(1.0, n / TEXT_LENGTH)
+                f = max(1.0, n / TEXT_LENGTH) if fixed is None else fixed
+                factor[method][n] = 1.0 if method == "plain" else f
+                if f == 1.0 and method != "plain" and n in loss.get("plain", {}):
+                    loss[method][n] = loss["plain"][n]  # factor 1: every method is the model as trained
+                    continue
                 apply_stretch(model, method, f, TEXT_LENGTH)
                 loss[method][n] = text_valid_loss(model, n, tokens=tokens)
-                factor[method][n] = 1.0 if method == "plain" else f
     finally:
         scheme.set_frequencies(*saved)
     return TextStretchTable(loss, seed, False, factor)

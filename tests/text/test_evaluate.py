@@ -113,3 +113,34 @@ def test_bad_arguments_are_named():
         H.text_windows(128, "test")
     with pytest.raises(ValueError, match="length must leave at least one window"):
         H.text_windows(5000, tokens=100)
+
+
+def test_evaluating_leaves_rope_trainable_afterwards():
+    # RoPE caches its cos/sin tables: one made while evaluating must not stop a later training step
+    from helpers.rotary import clear_cache
+
+    clear_cache()
+    model = H.build_text_model("rope", 0)
+    H.text_loss_by_position(model, 32, tokens=32 * 2 + 1)
+    model.train()
+    logits = model(H.text_corpus("valid")[None, :32])
+    logits.sum().backward()
+    assert all(p.grad is not None for p in model.parameters() if p.requires_grad)
+
+
+def test_stretch_at_a_fixed_factor_and_factor_one_reuses_plain():
+    tokens = 2 * 4 * L + 1
+    free = H.text_stretch_losses(0, lengths=(L, 2 * L), tokens=tokens, methods=("plain", "linear"))
+    # at n = L the factor is 1: position interpolation is the model as trained
+    assert free.loss["linear"][L] == free.loss["plain"][L] and free.factor["linear"] == {L: 1.0, 2 * L: 2.0}
+    fixed = H.text_stretch_losses(0, lengths=(L,), tokens=tokens, methods=("plain", "linear"), factor=2)
+    assert fixed.factor["linear"] == {L: 2.0} and fixed.loss["plain"][L] == free.loss["plain"][L]
+    # PI at factor 2 on inputs of L: every position read as p / 2, by hand with the model's own frequencies
+    model = H.load_text_model("rope", 0)
+    H.apply_stretch(model, "linear", 2.0, L)
+    assert fixed.loss["linear"][L] == pytest.approx(H.text_valid_loss(model, L, tokens=tokens), abs=1e-12)
+    assert fixed.loss["linear"][L] > fixed.loss["plain"][L]
+    with pytest.raises(ValueError, match="factor must be a number ≥ 1"):
+        H.text_stretch_losses(0, lengths=(L,), tokens=tokens, factor=0.5)
+    with pytest.raises(ValueError, match="training-free table only"):
+        H.text_stretch_losses(0, fine_tuned=True, lengths=(L,), tokens=tokens, factor=2)

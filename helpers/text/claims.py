@@ -1,0 +1,88 @@
+"""The claims lessons 08, 09 and 11 make about the shipped text models, as named predicates.
+
+Each ``*_margins`` function returns claim → the smallest margin (nats) by which it holds over every
+seed measured: positive means it holds, and a claim is asserted where its margin exceeds
+``TEXT_MARGIN``, which was chosen so that every asserted claim held for both shipped seeds, with the
+machine's fastest kernels and with PyTorch's portable ones (``ATEN_CPU_CAPABILITY=default``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .evaluate import TextStretchTable
+from .models import FINE_TUNE_LENGTH, TEXT_LENGTH
+
+TEXT_MARGIN = 0.03
+
+# the methods that keep RoPE's fast pairs and squeeze the slow ones (every stretch but PI)
+KEEP_FAST = ("ntk", "dynamic", "yarn", "llama3")
+# the three that draw their lines by wavelength (or, for dynamic NTK, stretch by the length reached)
+BEST_THREE = ("dynamic", "yarn", "llama3")
+
+
+def _tables(tables: Sequence[TextStretchTable], name: str, fine_tuned: bool) -> list[TextStretchTable]:
+    tables = list(tables)
+    if not tables or not all(isinstance(t, TextStretchTable) for t in tables):
+        raise ValueError(f"{name} must be a non-empty sequence of TextStretchTable (one per seed), got {tables!r:.80}")
+    if any(t.fine_tuned != fine_tuned for t in tables):
+        raise ValueError(f"{name} must hold {'fine-tuned' if fine_tuned else 'training-free'} tables "
+                         f"(fine_tuned={fine_tuned})")
+    return tables
+
+
+def text_stretch_margins(
+    free: Sequence[TextStretchTable], tuned: Sequence[TextStretchTable], cost: Sequence[TextStretchTable],
+) -> dict[str, float]:
+    """Lesson 09's claims on the RoPE text model: claim → its smallest margin (nats) over the seeds.
+
+    ``free``: training-free tables (factor n / L at each length n) at L, 2L, 4L and 8L, one per
+    seed; ``tuned``: the fine-tuned tables at the same lengths, same seeds in the same order;
+    ``cost``: training-free tables at factor 4 (the fine-tunes' factor) at length L, same seeds.
+    "within L" is the base model's loss on inputs of L (the "plain" entry of ``free`` at L)."""
+    free = _tables(free, "free", False)
+    tuned = _tables(tuned, "tuned", True)
+    cost = _tables(cost, "cost", False)
+    if not len(free) == len(tuned) == len(cost) or any(
+            not f.seed == t.seed == c.seed for f, t, c in zip(free, tuned, cost, strict=True)):
+        raise ValueError("free, tuned and cost must hold the same seeds in the same order")
+    L, n_ft = TEXT_LENGTH, FINE_TUNE_LENGTH
+    longer = (2 * L, 4 * L, 8 * L)
+    rows: dict[str, list[float]] = {}
+
+    def add(claim, value):
+        rows.setdefault(claim, []).append(value)
+
+    for f, t, c in zip(free, tuned, cost, strict=True):
+        a, b, k = f.loss, t.loss, c.loss
+        within = a["plain"][L]
+        add("no training, at 2L, 4L and 8L: NTK-aware, dynamic NTK, YaRN and Llama 3 each below plain RoPE",
+            min(a["plain"][n] - a[m][n] for n in longer for m in KEEP_FAST))
+        add("no training, at 2L, 4L and 8L: position interpolation above plain RoPE",
+            min(a["linear"][n] - a["plain"][n] for n in longer))
+        add("no training, at 2L: dynamic NTK, YaRN and Llama 3 within 0.15 nats of the loss within L",
+            min(0.15 - (a[m][2 * L] - within) for m in BEST_THREE))
+        add("no training, at 2L: plain RoPE more than 0.4 nats above its loss within L",
+            (a["plain"][2 * L] - within) - 0.4)
+        add("no training, at 8L: every method more than 0.5 nats above the loss within L",
+            min(a[m][8 * L] - within for m in a) - 0.5)
+        add("no training, configured for 4L and read within L: position interpolation costs more than 1.5 nats",
+            (k["linear"][L] - within) - 1.5)
+        add("no training, configured for 4L and read within L: NTK-aware costs the least of the stretches",
+            min(k[m][L] - k["ntk"][L] for m in ("linear", "dynamic", "yarn", "llama3")))
+        add("fine-tuned, at 4L: dynamic NTK, YaRN and Llama 3 within 0.1 nats of the loss within L",
+            min(0.1 - (b[m][n_ft] - within) for m in BEST_THREE))
+        add("fine-tuned, at 4L: plain fine-tuning above every stretch but position interpolation",
+            min(b["plain"][n_ft] - b[m][n_ft] for m in KEEP_FAST))
+        add("fine-tuned, at every length: position interpolation the highest",
+            min(b["linear"][n] - max(v[n] for m, v in b.items() if m != "linear") for n in b["linear"]))
+        add("fine-tuned, within L: plain fine-tuning costs more than dynamic NTK, YaRN and Llama 3",
+            min(b["plain"][L] - b[m][L] for m in BEST_THREE))
+        add("fine-tuned, at 8L (twice the fine-tuning length): every method more than 0.25 nats above the loss "
+            "within L", min(v[8 * L] for v in b.values()) - within - 0.25)
+    return {claim: min(values) for claim, values in rows.items()}
+
+
+def text_claims(margins: Mapping[str, float], margin: float = TEXT_MARGIN) -> dict[str, bool]:
+    """claim → whether it holds by more than ``margin`` nats (the margins of a ``*_margins`` function)."""
+    return {claim: value > margin for claim, value in margins.items()}
