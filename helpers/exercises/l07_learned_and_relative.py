@@ -22,20 +22,23 @@ from .core import Case, explore, implement, predict  # noqa: F401
 # --- 07.t5_bucket -----------------------------------------------------------------------------
 
 
-def _t5(rel, bidirectional, num_buckets, max_distance, halve=True, causal_abs=False, cap=True):
+def _t5(rel, bidirectional, num_buckets, max_distance, halve=True, causal_abs=False, cap=True, causal_side=-1,
+        extra_side=1, rounding=None, log_of_max=False):
     """T5's bucketing written out independently of helpers.relative, with knobs for the mistakes."""
     rel = rel.long()
     bucket = torch.zeros_like(rel)
     if bidirectional:
         if halve:
             num_buckets //= 2
-        bucket = bucket + (rel > 0).long() * num_buckets
+        bucket = bucket + (extra_side * rel > 0).long() * num_buckets
         distance = rel.abs()
     else:
-        distance = rel.abs() if causal_abs else (-rel).clamp(min=0)
+        distance = rel.abs() if causal_abs else (causal_side * rel).clamp(min=0)
     exact = num_buckets // 2
-    ratio = torch.log(distance.clamp(min=1).to(torch.float32) / exact) / math.log(max_distance / exact)
-    far = exact + (ratio * (num_buckets - exact)).long()
+    ratio = torch.log(distance.clamp(min=1).to(torch.float32) / exact) / math.log(
+        max_distance if log_of_max else max_distance / exact)
+    scaled = ratio * (num_buckets - exact)
+    far = exact + (scaled.long() if rounding is None else rounding(scaled).long())
     if cap:
         far = far.clamp(max=num_buckets - 1)
     return bucket + torch.where(distance < exact, distance, far)
@@ -59,6 +62,38 @@ def _causal_absolute(rel, bidirectional, num_buckets, max_distance):
 
 def _no_cap(rel, bidirectional, num_buckets, max_distance):
     return _t5(rel, bidirectional, num_buckets, max_distance, cap=False)
+
+
+def _causal_wrong_side(rel, bidirectional, num_buckets, max_distance):
+    return _t5(rel, bidirectional, num_buckets, max_distance, causal_side=1)
+
+
+def _extra_half_before(rel, bidirectional, num_buckets, max_distance):
+    return _t5(rel, bidirectional, num_buckets, max_distance, extra_side=-1)
+
+
+def _rounded(rel, bidirectional, num_buckets, max_distance):
+    return _t5(rel, bidirectional, num_buckets, max_distance, rounding=torch.round)
+
+
+def _ceiled(rel, bidirectional, num_buckets, max_distance):
+    return _t5(rel, bidirectional, num_buckets, max_distance, rounding=torch.ceil)
+
+
+def _log_of_max_distance(rel, bidirectional, num_buckets, max_distance):
+    return _t5(rel, bidirectional, num_buckets, max_distance, log_of_max=True)
+
+
+def _minus(number: int) -> str:
+    return str(number).replace("-", "−")
+
+
+def _t5_where(args, index) -> str:
+    rel, bidirectional = args[0], args[1]
+    said = f"offset {_minus(int(rel[index]))} (key − query) with bidirectional={bidirectional}"
+    if rel.dim() == 2:
+        said += f", query {index[0]} and key {index[1]}"
+    return said
 
 
 def _t5_cases() -> list[Case]:
@@ -122,6 +157,27 @@ implement(
             "in the causal case keys after the query all go to bucket 0: distance = max(−relative_position, 0), "
             "not its absolute value.",
         ),
+        "causal buckets for keys after the query": (
+            _causal_wrong_side,
+            "in a decoder only keys at or before the query are seen: their offset key − query is ≤ 0, and the "
+            "distance is −relative_position (clamped at 0), so offset −90 is distance 90 and every later key "
+            "goes to bucket 0.",
+        ),
+        "bidirectional: the extra half given to keys before the query": (
+            _extra_half_before,
+            "the second half of the buckets (+num_buckets // 2) goes to keys after the query, relative_position > 0; "
+            "keys before it use the first half.",
+        ),
+        "log-spaced bucket rounded instead of floored": (
+            (_rounded, _ceiled),
+            "T5 truncates: exact + ⌊log(distance/exact)/log(max_distance/exact) · (num_buckets − exact)⌋, "
+            "with .long() (or floor) on a non-negative number; round or ceil moves some distances one bucket up.",
+        ),
+        "log(max_distance) instead of log(max_distance / exact)": (
+            _log_of_max_distance,
+            "the log-spaced buckets run from distance exact to max_distance, so the ratio is "
+            "log(distance/exact) / log(max_distance/exact): the last bucket is reached at max_distance.",
+        ),
         "far buckets not capped at the last bucket": (
             _no_cap,
             "distances beyond max_distance all share the last bucket: clamp the log-spaced bucket at "
@@ -137,6 +193,8 @@ implement(
         "distance 0 does not give −inf.",
     ),
     solution=T5_SOLUTION,
+    where=_t5_where,
+    axes=("offsets",),
 )
 
 
@@ -164,6 +222,37 @@ def _heads_from_zero(n_heads):
 def _even_indexed_extras(n_heads):
     n0 = 2 ** int(math.log2(n_heads))
     return torch.tensor(_geometric(n0) + _geometric(2 * n0)[1::2][: n_heads - n0], dtype=torch.float32)
+
+
+def _reversed_slopes(n_heads):
+    return alibi_slopes(n_heads).flip(0)
+
+
+def _sorted_slopes(n_heads):
+    return alibi_slopes(n_heads).sort(descending=True).values
+
+
+def _first_extras(n_heads):
+    n0 = 2 ** int(math.log2(n_heads))
+    return torch.tensor(_geometric(n0) + _geometric(2 * n0)[: n_heads - n0], dtype=torch.float32)
+
+
+def _slopes_in(dtype):
+    def slopes(n_heads):
+        n0 = 2 ** int(math.log2(n_heads))
+
+        def geometric(n):
+            return 2 ** (-8 * torch.arange(1, n + 1, dtype=dtype) / n)
+        return torch.cat((geometric(n0), geometric(2 * n0)[0::2][: n_heads - n0])).float()
+    return slopes
+
+
+def _alibi_where(args, index) -> str:
+    n, h = args[0], index[0]
+    n0 = 2 ** int(math.log2(n))
+    part = f"slope {h + 1} of the {n0}-head sequence" if h < n0 else \
+        f"an extra head: slope {2 * (h - n0) + 1} of the {2 * n0}-head sequence"
+    return f"head {h} of {n} (counted from 0; {part})"
 
 
 def _alibi_cases() -> list[Case]:
@@ -208,6 +297,21 @@ implement(
             _heads_from_zero,
             "h runs from 1 to n: the steepest slope is 2^(−8/n), never 2^0 = 1.",
         ),
+        "slopes in reverse order (gentlest first)": (
+            _reversed_slopes,
+            "head 0 has the steepest slope, 2^(−8/n0) (0.5 for 8 heads), and the slopes fall from there: "
+            "h runs from 1 up, 2^(−8h/n), not down.",
+        ),
+        "slopes sorted from steepest to gentlest": (
+            _sorted_slopes,
+            "the extra heads come after the first n0, in their own order: all n0 slopes of n0 heads first, then "
+            "the 1st, 3rd, … slopes of 2·n0 heads, which fall between them (so the list is not sorted).",
+        ),
+        "the extra heads take the first slopes of 2·n0 heads": (
+            _first_extras,
+            "the extra heads take every other slope of 2·n0 heads, starting with the first: geometric(2 * n0)[0::2]"
+            "; the first n − n0 slopes in a row include ones already used (the 2nd equals the 1st of n0 heads).",
+        ),
         "the extra heads take the 2nd, 4th, … slopes of 2·n0 heads": (
             _even_indexed_extras,
             "the 2nd, 4th, … slopes of 2·n0 heads are exactly the n0 slopes already used; the extra heads take "
@@ -221,8 +325,13 @@ implement(
         "geometric(16)[0::2][:4].",
     ),
     solution=ALIBI_SOLUTION,
-    atol=1e-6,
-    rtol=1e-5,
+    where=_alibi_where,
+    axes=("heads",),
+    half_why="float16 rounds a slope by up to 2.4·10⁻⁴ of itself and the bias is slope × distance, so at distance "
+             "4000 a head of slope 0.7 is off by about 0.7 in its logits, as much as a score; bfloat16 is 8 times "
+             "worse.",
+    half=(_slopes_in(torch.float16), _slopes_in(torch.bfloat16)),
+    atol=1e-12,
 )
 
 

@@ -61,9 +61,23 @@ def test_alibi_mistakes_are_named(name):
     assert_diagnosed("07.alibi_slopes", ALIBI_MISTAKES[name], name)
 
 
-def test_alibi_sorted_slopes_fail_at_the_first_non_power_of_two():
-    message = assert_fails_undiagnosed("07.alibi_slopes", lambda n: alibi_slopes(n).sort(descending=True).values)
-    assert 'on case "n_heads=12 (not a power of two)": values differ at [0]: expected 0.5, got 0.707107 ' in message
+def test_alibi_sorted_slopes_are_named_at_the_first_head_in_its_terms():
+    message = assert_diagnosed("07.alibi_slopes", lambda n: alibi_slopes(n).sort(descending=True).values,
+                               "slopes sorted from steepest to gentlest")
+    assert 'on case "n_heads=12 (not a power of two)": at head 0 of 12 (counted from 0; slope 1 of the 8-head ' \
+           "sequence): expected 0.5, got 0.707107 " in message
+
+
+def test_t5_a_difference_is_named_by_its_offset_and_mode():
+    def one_off_at_minus_90(rel, bidirectional, num_buckets, max_distance):
+        out = t5_bucket(rel, bidirectional, num_buckets, max_distance).clone()
+        if not bidirectional and num_buckets == 32:
+            out[rel == -90] += 1
+        return out
+    message = assert_fails_undiagnosed("07.t5_bucket", one_off_at_minus_90)
+    assert 'max_distance=128": at offset −90 (key − query) with bidirectional=False: expected ' in message
+    grid = assert_fails_undiagnosed("07.t5_bucket", lambda r, b, n, m: t5_bucket(r, b, n, m) + (r.dim() == 2))
+    assert "at offset 0 (key − query) with bidirectional=False, query 0 and key 0: expected 0, got 1" in grid
 
 
 def test_alibi_a_list_is_refused_with_its_own_message():

@@ -51,6 +51,32 @@ def _llama3(d, base, factor, low, high, length, kept=lambda r, low, high: ((r - 
     return s * w + (1 - s) * slow
 
 
+def _t5(rel, bidirectional, n, max_distance, causal_sign=-1, after=1, rounding=torch.floor, log_max=False):
+    """T5's buckets, one offset at a time in plain Python, with the probe's slips as switches."""
+    out = []
+    for r in rel.flatten().tolist():
+        buckets, extra = (n // 2, (after * r > 0) * (n // 2)) if bidirectional else (n, 0)
+        distance = abs(r) if bidirectional else max(causal_sign * r, 0)
+        exact = buckets // 2
+        if distance < exact:
+            out.append(extra + distance)
+            continue
+        ratio = math.log(distance / exact) / math.log(max_distance if log_max else max_distance / exact)
+        out.append(extra + min(exact + int(rounding(torch.tensor(ratio * (buckets - exact), dtype=torch.float32))),
+                               buckets - 1))
+    return torch.tensor(out).reshape(rel.shape)
+
+
+def _n0(n):
+    return 2 ** int(math.log2(n))
+
+
+def _alibi(n):
+    geometric = [2 ** (-8 * h / _n0(n)) for h in range(1, _n0(n) + 1)]
+    extra = [2 ** (-8 * h / (2 * _n0(n))) for h in range(1, 2 * _n0(n) + 1)][0::2][: n - _n0(n)]
+    return np.array(geometric + extra)
+
+
 PROBE = [
     # (exercise, learner's wrong answer, the mistake it is named as)
     ("01.attention_entropy", lambda w: torch.special.entr(w).sum(-1, keepdim=True),
@@ -103,6 +129,22 @@ PROBE = [
      "row index used as the position"),
     ("06.rope", lambda x, p, base=10000.0, layout="interleaved": x.clone(), "x returned unrotated"),
     ("06.rope", lambda x, p, base=10000.0, layout="interleaved": _rope(x, p, base, layout).half(), HALF),
+    ("07.t5_bucket", lambda r, b, n, m: _t5(r, b, n, m, causal_sign=1), "causal buckets for keys after the query"),
+    ("07.t5_bucket", lambda r, b, n, m: _t5(r, b, n, m, after=-1),
+     "bidirectional: the extra half given to keys before the query"),
+    ("07.t5_bucket", lambda r, b, n, m: _t5(r, b, n, m, rounding=torch.round),
+     "log-spaced bucket rounded instead of floored"),
+    ("07.t5_bucket", lambda r, b, n, m: _t5(r, b, n, m, rounding=torch.ceil),
+     "log-spaced bucket rounded instead of floored"),
+    ("07.t5_bucket", lambda r, b, n, m: _t5(r, b, n, m, log_max=True),
+     "log(max_distance) instead of log(max_distance / exact)"),
+    ("07.alibi_slopes", lambda n: torch.tensor(_alibi(n)[::-1].copy()), "slopes in reverse order (gentlest first)"),
+    ("07.alibi_slopes", lambda n: torch.tensor(sorted(_alibi(n), reverse=True)),
+     "slopes sorted from steepest to gentlest"),
+    ("07.alibi_slopes", lambda n: torch.tensor([2 ** (-8 * h / _n0(n)) for h in range(1, _n0(n) + 1)]
+                                               + [2 ** (-8 * h / (2 * _n0(n))) for h in range(1, n - _n0(n) + 1)]),
+     "the extra heads take the first slopes of 2·n0 heads"),
+    ("07.alibi_slopes", lambda n: torch.tensor(_alibi(n)).half(), HALF),
     ("09.ntk_inv_freq", lambda d, base, f: _omega(d, f ** (d / (d - 2))), "×base missing (base' = factor^(d/(d−2)))"),
     ("09.ntk_inv_freq", lambda d, base, f: _omega(d, base * f ** (d / (d - 2)), sign=+1.0),
      "positive exponent, base'^(+2i/d)"),
