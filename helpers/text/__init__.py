@@ -8,7 +8,7 @@ and the measurements lessons 08–09 make on them.
 - :mod:`helpers.text.claims` — the claims lessons 08, 09 and 11 make on these models, with their margins.
 """
 
-from .claims import TEXT_MARGIN, text_claims, text_stretch_margins
+from .claims import TEXT_MARGIN, text_claims, text_convergence_margins, text_length_margins, text_stretch_margins
 from .corpus import CORPUS_SHA256, decode_text, encode_text, text_corpus, text_unigram_entropy
 from .evaluate import (
     TEXT_BAND_NAMES,
@@ -40,10 +40,9 @@ from .models import (
 
 __all__ = [
     "CORPUS_SHA256", "FINE_TUNE_FACTOR", "FINE_TUNE_LENGTH", "TEXT_BAND_NAMES", "TEXT_LENGTH", "TEXT_MARGIN",
-    "TEXT_MAX_LENGTH",
-    "TEXT_SCHEMES", "TEXT_SEEDS", "TEXT_VARIANTS", "TextStretchTable", "TextValidationCurves", "build_text_model",
-    "decode_text", "encode_text", "load_text_model", "text_band_losses", "text_bands", "text_claims", "text_corpus",
-    "text_loss_by_position", "text_loss_curves", "text_manifest", "text_perplexity_by_length",
-    "text_steps_to_reach", "text_stretch_losses", "text_stretch_margins", "text_unigram_entropy", "text_valid_loss",
-    "text_validation_curves", "text_windows",
+    "TEXT_MAX_LENGTH", "TEXT_SCHEMES", "TEXT_SEEDS", "TEXT_VARIANTS", "TextStretchTable", "TextValidationCurves",
+    "build_text_model", "decode_text", "encode_text", "load_text_model", "text_band_losses", "text_bands",
+    "text_claims", "text_convergence_margins", "text_corpus", "text_length_margins", "text_loss_by_position",
+    "text_loss_curves", "text_manifest", "text_perplexity_by_length", "text_steps_to_reach", "text_stretch_losses",
+    "text_stretch_margins", "text_unigram_entropy", "text_valid_loss", "text_validation_curves", "text_windows",
 ]

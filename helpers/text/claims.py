@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .evaluate import TextStretchTable
-from .models import FINE_TUNE_LENGTH, TEXT_LENGTH
+import torch
+
+from .evaluate import TextStretchTable, TextValidationCurves, text_band_losses
+from .models import FINE_TUNE_LENGTH, TEXT_LENGTH, TEXT_SCHEMES
 
 TEXT_MARGIN = 0.03
 
@@ -80,6 +82,73 @@ def text_stretch_margins(
             min(b["plain"][L] - b[m][L] for m in BEST_THREE))
         add("fine-tuned, at 8L (twice the fine-tuning length): every method more than 0.25 nats above the loss "
             "within L", min(v[8 * L] for v in b.values()) - within - 0.25)
+    return {claim: min(values) for claim, values in rows.items()}
+
+
+def text_convergence_margins(curves: TextValidationCurves) -> dict[str, float]:
+    """"Why the field chose RoPE", lesson 08's and 11's claims on the validation loss within L recorded
+    while the base models trained (``text_validation_curves()``, every scheme): claim → smallest margin."""
+    if not isinstance(curves, TextValidationCurves):
+        raise ValueError(f"curves must be a TextValidationCurves (text_validation_curves()), got {curves!r:.60}")
+    missing = sorted(set(TEXT_SCHEMES) - set(curves.loss))
+    if missing:
+        raise ValueError(f"curves must hold every scheme of {TEXT_SCHEMES}; missing {missing}")
+    steps = curves.steps.tolist()
+    for step in (90, 450):
+        if step not in steps:
+            raise ValueError(f"curves must be recorded at step {step}, got steps {steps}")
+    rope = curves.loss["rope"]
+    late = curves.steps >= 90
+    others = [s for s in TEXT_SCHEMES if s != "rope"]
+    return {
+        "within L, RoPE the lowest of the six schemes at every recorded step from step 90 on":
+            min(float((curves.loss[s] - rope)[:, late].min()) for s in others),
+        "within L, RoPE below ALiBi's final loss by three quarters of training (step 450)":
+            float((curves.loss["alibi"][:, -1] - rope[:, steps.index(450)]).min()),
+        "within L, sinusoidal, learned and no positions end more than 0.25 nats above RoPE":
+            min(float((curves.loss[s][:, -1] - rope[:, -1]).min()) for s in ("sinusoidal", "learned", "none")) - 0.25,
+    }
+
+
+def text_length_margins(curves: Mapping[str, torch.Tensor], train_length: int = TEXT_LENGTH) -> dict[str, float]:
+    """Lesson 08's claims on loss by position up to 8·L (``text_loss_curves()``: scheme → (seeds, 8·L)
+    losses by position, every scheme): claim → smallest margin over the seeds. Bands are
+    ``text_bands``; "whole input of n" is the mean over the first n positions (what a causal model
+    scores on an input of n bytes)."""
+    missing = sorted(set(TEXT_SCHEMES) - set(curves))
+    if missing:
+        raise ValueError(f"curves must hold every scheme of {TEXT_SCHEMES}; missing {missing}")
+    L = train_length
+    for name, c in curves.items():
+        if not isinstance(c, torch.Tensor) or c.dim() != 2 or c.shape[1] < 8 * L:
+            raise ValueError(f"curves[{name!r}] must be a (seeds, ≥ 8·L = {8 * L}) tensor of losses by position, "
+                             f"got {getattr(c, 'shape', c)!r:.60}")
+    rows: dict[str, list[float]] = {}
+
+    def add(claim, value):
+        rows.setdefault(claim, []).append(value)
+
+    seeds = {c.shape[0] for c in curves.values()}
+    if len(seeds) != 1:
+        raise ValueError(f"every scheme must have the same number of seeds, got {sorted(seeds)}")
+    for k in range(seeds.pop()):
+        band = {s: list(text_band_losses(c[k], L).values()) for s, c in curves.items()}  # within, L–2L, 2L–4L, 4L–8L
+        whole = {s: {n: float(c[k, :n].mean()) for n in (L, 8 * L)} for s, c in curves.items()}
+        add("within L, RoPE the lowest of the six schemes",
+            min(band[s][0] - band["rope"][0] for s in band if s != "rope"))
+        add("past L, sinusoidal, learned and RoPE more than 0.4 nats above their loss within L in every band",
+            min(b - band[s][0] for s in ("sinusoidal", "learned", "rope") for b in band[s][1:]) - 0.4)
+        add("past 2L, RoPE the highest of the six schemes",
+            min(band["rope"][j] - band[s][j] for j in (2, 3) for s in band if s != "rope"))
+        add("ALiBi flat from L to 8L: its three bands past L within 0.1 nats of each other",
+            0.1 - (max(band["alibi"][1:]) - min(band["alibi"][1:])))
+        add("T5 climbs: its band 4L–8L more than 0.5 nats above its band L–2L",
+            band["t5"][3] - band["t5"][1] - 0.5)
+        add("no positions: the highest loss within L, and every band past L within 0.3 nats of it",
+            min(min(band["none"][0] - band[s][0] for s in band if s != "none"),
+                0.3 - max(b - band["none"][0] for b in band["none"][1:])))
+        add("whole input, 8L against L: RoPE's loss up by more than 1 nat, T5's by more than 0.4",
+            min(whole["rope"][8 * L] - whole["rope"][L] - 1.0, whole["t5"][8 * L] - whole["t5"][L] - 0.4))
     return {claim: min(values) for claim, values in rows.items()}
 
 

@@ -68,3 +68,66 @@ def test_stretch_margins_reject_bad_input():
         H.text_stretch_margins([table(FREE, False, 0)], [table(TUNED, True, 1)], [table(COST, False, 0)])
     with pytest.raises(ValueError, match="free must be a non-empty sequence"):
         H.text_stretch_margins([], [table(TUNED, True)], [table(COST, False)])
+
+
+def curves_of(final):
+    """Validation curves: every scheme falls linearly from 3.0 at step 30 to ``final[scheme]`` at step 600."""
+    import torch
+
+    steps = torch.arange(30, 601, 30)
+    loss = {s: torch.stack([torch.linspace(3.0, f, len(steps), dtype=torch.float64)] * 2) for s, f in final.items()}
+    return H.TextValidationCurves(steps, loss, (0, 1), 4096)
+
+
+FINAL = {"none": 2.4, "sinusoidal": 1.8, "learned": 2.2, "rope": 1.45, "alibi": 1.56, "t5": 1.5}
+
+
+def test_convergence_margins_by_hand():
+    m = H.text_convergence_margins(curves_of(FINAL))
+    # linear curves: the gap to RoPE grows with the step, so its smallest value after step 90 is at step 90
+    # (index 2 of 20): t5 − rope = (1.5 − 1.45)·2/19
+    assert m["within L, RoPE the lowest of the six schemes at every recorded step from step 90 on"] \
+        == pytest.approx(0.05 * 2 / 19)
+    # rope at step 450 (index 14): 3 − 1.55·14/19
+    assert m["within L, RoPE below ALiBi's final loss by three quarters of training (step 450)"] \
+        == pytest.approx(1.56 - (3.0 - 1.55 * 14 / 19))
+    assert m["within L, sinusoidal, learned and no positions end more than 0.25 nats above RoPE"] \
+        == pytest.approx(0.35 - 0.25)
+    with pytest.raises(ValueError, match="missing \\['t5'\\]"):
+        H.text_convergence_margins(curves_of({k: v for k, v in FINAL.items() if k != "t5"}))
+
+
+def by_position(bands):
+    """(1, 8L) losses by position with a constant value in each band; positions 0–7 get 5.0."""
+    import torch
+
+    row = torch.full((8 * L,), 5.0, dtype=torch.float64)
+    for (lo, hi), v in zip(H.text_bands(L), bands, strict=True):
+        row[lo:hi] = v
+    return row[None]
+
+
+BANDS = {"none": (2.3, 2.45, 2.48, 2.45), "sinusoidal": (1.65, 3.2, 3.15, 3.25), "learned": (2.1, 2.75, 2.7, 2.65),
+         "rope": (1.25, 2.5, 3.6, 3.85), "alibi": (1.4, 1.5, 1.48, 1.52), "t5": (1.3, 1.5, 1.87, 2.33)}
+
+
+def test_length_margins_by_hand():
+    m = H.text_length_margins({s: by_position(b) for s, b in BANDS.items()})
+    assert m["within L, RoPE the lowest of the six schemes"] == pytest.approx(0.05)
+    assert m["past L, sinusoidal, learned and RoPE more than 0.4 nats above their loss within L in every band"] \
+        == pytest.approx(2.65 - 2.1 - 0.4)
+    assert m["past 2L, RoPE the highest of the six schemes"] == pytest.approx(3.6 - 3.15)
+    assert m["ALiBi flat from L to 8L: its three bands past L within 0.1 nats of each other"] \
+        == pytest.approx(0.1 - 0.04)
+    assert m["T5 climbs: its band 4L–8L more than 0.5 nats above its band L–2L"] == pytest.approx(0.33)
+    assert m["no positions: the highest loss within L, and every band past L within 0.3 nats of it"] \
+        == pytest.approx(min(0.2, 0.3 - 0.18))
+    # whole input of n: the mean of the first n positions (8 of them at 5.0)
+    whole = {s: ((5.0 * 8 + b[0] * (L - 8)) / L,
+                 (5.0 * 8 + b[0] * (L - 8) + L * b[1] + 2 * L * b[2] + 4 * L * b[3]) / (8 * L))
+             for s, b in BANDS.items()}
+    expected = min(whole["rope"][1] - whole["rope"][0] - 1.0, whole["t5"][1] - whole["t5"][0] - 0.4)
+    assert m["whole input, 8L against L: RoPE's loss up by more than 1 nat, T5's by more than 0.4"] \
+        == pytest.approx(expected)
+    with pytest.raises(ValueError, match="must be a \\(seeds, ≥ 8·L"):
+        H.text_length_margins({s: by_position(b)[:, :L] for s, b in BANDS.items()})
