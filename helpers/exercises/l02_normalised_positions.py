@@ -1,5 +1,7 @@
 """Lesson 02's exercises (notebooks/02_normalised_positions.ipynb), in the order the notebook asks them.
 
+02.bounded_code (design): propose my_code(length) → (length,) codes within [−1, 1], distinct per
+    position, whatever the formula (asked before the lesson shows p / (L − 1)).
 02.normalised (implement): my_normalised(length) → (length,) float codes p / (L − 1), [0.] for L = 1.
 02.stale_cache (predict): when a sentence grows from 5 to 6 tokens, how many of the 5 cached keys
     are stale with normalised codes?
@@ -10,7 +12,72 @@ from __future__ import annotations
 import torch
 
 from ..encodings import normalised
-from .core import Case, implement, predict
+from .core import Case, design, implement, predict
+
+# --- 02.bounded_code (design; asked first, before the lesson shows its fix) ----------------------------
+
+
+def _codes_of(fn, *args) -> torch.Tensor:
+    out = fn(*args)
+    if not isinstance(out, torch.Tensor):
+        out = torch.as_tensor(out)
+    return out.detach().to(torch.float64).cpu().flatten()
+
+
+def _bounded(fn) -> tuple[bool, str]:
+    for length in (1, 2, 10, 1000, 100_000):
+        codes = _codes_of(fn, length)
+        if codes.numel() != length:
+            return False, f"for a sentence of {length} words it returned {codes.numel()} codes; return one per word."
+        outside = ~torch.isfinite(codes) | (codes.abs() > 1)
+        if bool(outside.any()):
+            p = int(outside.nonzero()[0])
+            return False, (f"in a sentence of {length} words, position {p} gets the code {float(codes[p]):.6g}, "
+                           "outside [−1, 1]. Like lesson 01's raw index, a code that grows with the sentence "
+                           "ends up outweighing the content term, of size about 1.")
+    return True, "Every code of sentences from 1 to 100 000 words lies in [−1, 1]."
+
+
+def _one_code_per_position(fn) -> tuple[bool, str]:
+    for length in (2, 10, 1000, 10_000):
+        codes = _codes_of(fn, length)
+        order = codes.argsort()
+        gaps = codes[order].diff()
+        if bool((gaps <= 0).any()):
+            k = int((gaps <= 0).nonzero()[0])
+            p, q = sorted((int(order[k]), int(order[k + 1])))
+            return False, (f"in a sentence of {length} words, positions {p} and {q} both get the code "
+                           f"{float(codes[p]):.6g}: attention could not tell them apart.")
+    return True, ("Within each sentence (up to 10 000 words checked) every position has its own code. The lesson "
+                  "divides by L − 1; whether a code also survives the sentence growing is its next question.")
+
+
+BOUNDED_SOLUTION = '''\
+import torch
+
+
+def my_code(length):
+    """One code per position p = 0 … length − 1, shape (length,): here p / length, which stays below 1."""
+    return torch.arange(length, dtype=torch.float64) / length
+
+
+H.check("02.bounded_code", my_code)
+'''
+
+design(
+    "02.bounded_code",
+    title="propose a position code that cannot grow",
+    question="Lesson 01's raw index grew with the sentence until it outweighed the content. Propose a code, "
+             "one number per position of a sentence of `length` words, that stays within [−1, 1] however long "
+             "the sentence, while different positions keep different codes.",
+    properties=(("bounded", _bounded), ("one code per position", _one_code_per_position)),
+    hints=(
+        "Any formula will do if its values stay within [−1, 1] and no two positions share one. What do you "
+        "know about the largest position of a sentence of L words?",
+        "Dividing the positions by something at least as large as the largest one keeps them within [0, 1].",
+    ),
+    solution=BOUNDED_SOLUTION,
+)
 
 
 def _reference(length):

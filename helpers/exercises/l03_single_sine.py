@@ -1,5 +1,8 @@
 """Lesson 03's exercises (notebooks/03_single_sine.ipynb), in the order the notebook asks them.
 
+03.fixed_code (design): propose my_code(positions) from the position alone, within [−1, 1] out to
+    10⁶, neighbours apart (steps above 10⁻⁴ for 95 % of them, near 0 and near 100 000), asked before the
+    lesson shows the sine.
 03.gap_trend (predict): as ω grows, does the smallest gap between 1000 positions rise or fall?
 03.smallest_gap (implement): my_smallest_gap(omega, length) → 0-dim tensor,
     min over p ≠ q in 0 … length − 1 of |sin(ω·p) − sin(ω·q)|.
@@ -17,7 +20,89 @@ import numbers
 import torch
 
 from ..measure.l03_single_sine import closest_pair, pair_kind, smallest_gap
-from .core import Case, explore, implement, predict
+from .core import Case, design, explore, implement, predict
+
+# --- 03.fixed_code (design; asked first, before the lesson shows its fix) ------------------------------
+
+
+def _positions_codes(fn, positions: torch.Tensor) -> torch.Tensor:
+    out = fn(positions.clone())
+    if not isinstance(out, torch.Tensor):
+        out = torch.as_tensor(out)
+    out = out.detach().to(torch.float64).cpu()
+    if tuple(out.shape) != tuple(positions.shape):
+        raise ValueError(f"my_code(positions) should return one code per position, shape {tuple(positions.shape)}, "
+                         f"got shape {tuple(out.shape)}")
+    return out
+
+
+def _same_code_whatever_the_sentence(fn) -> tuple[bool, str]:
+    short = _positions_codes(fn, torch.arange(10))
+    long = _positions_codes(fn, torch.arange(5000))[:10]
+    differs = ~torch.isclose(short, long, rtol=1e-9, atol=1e-12)
+    if bool(differs.any()):
+        p = int(differs.nonzero()[0])
+        return False, (f"position {p} gets {float(short[p]):.6g} in a 10-word sentence and {float(long[p]):.6g} in a "
+                       "5000-word one: when the sentence grows its cached keys go stale, lesson 02's problem. Use "
+                       "the position alone, not the sentence's length.")
+    return True, "A position keeps its code whatever the sentence around it, so cached keys stay valid."
+
+
+def _bounded_far_out(fn) -> tuple[bool, str]:
+    positions = torch.arange(0, 1_000_001, 997)
+    codes = _positions_codes(fn, positions)
+    outside = ~torch.isfinite(codes) | (codes.abs() > 1)
+    if bool(outside.any()):
+        k = int(outside.nonzero()[0])
+        return False, (f"position {int(positions[k])} gets the code {float(codes[k]):.6g}, outside [−1, 1]: the raw "
+                       "index's problem (lesson 01) comes back for long texts.")
+    return True, "Codes stay within [−1, 1] out to position 1 000 000."
+
+
+def _neighbours_apart(fn) -> tuple[bool, str]:
+    """A wave comes close to standing still only near its crests; a code that levels off stands still for good."""
+    for start in (0, 100_000):
+        positions = torch.arange(start, start + 1001)
+        steps = _positions_codes(fn, positions).diff().abs()
+        flat = steps < 1e-4
+        if float(flat.double().mean()) > 0.05:
+            k = int(flat.nonzero()[0])
+            return False, (f"from position {start} to {start + 1000}, {int(flat.sum())} of 1000 neighbour steps are "
+                           f"below 10⁻⁴, the first between positions {start + k} and {start + k + 1}: the code has "
+                           "flattened out there, and attention cannot tell neighbours apart.")
+    return True, ("Neighbours stay apart, near the start and around position 100 000 alike (steps above 10⁻⁴ for at "
+                  "least 95 % of them). The lesson takes sin(ω·p), bounded and fixed per position, and then asks "
+                  "what it costs.")
+
+
+FIXED_CODE_SOLUTION = '''\
+import torch
+
+
+def my_code(positions):
+    """One code per position, from the position alone: a slow sine, which stays within [−1, 1]."""
+    return torch.sin(0.01 * positions.to(torch.float64))
+
+
+H.check("03.fixed_code", my_code)
+'''
+
+design(
+    "03.fixed_code",
+    title="propose a code that neither grows nor goes stale",
+    question="The raw index grows; normalised codes change when the sentence grows. Propose a code computed from "
+             "the position alone that stays within [−1, 1] for any position and still tells neighbours apart, "
+             "near the start and far out (steps above 10⁻⁴ between almost all neighbours).",
+    properties=(("the same for a position whatever the sentence", _same_code_whatever_the_sentence),
+                ("bounded", _bounded_far_out), ("able to tell neighbours apart", _neighbours_apart)),
+    hints=(
+        "You may not look at the sentence's length. Which functions of a number p stay within [−1, 1] for every "
+        "p, however large?",
+        "A function that levels off (like tanh) stays bounded but stops changing; one that keeps moving up and "
+        "down never levels off.",
+    ),
+    solution=FIXED_CODE_SOLUTION,
+)
 
 predict(
     "03.gap_trend",

@@ -1,5 +1,7 @@
 """Lesson 04's exercises (notebooks/04_sinusoidal.ipynb), in the order the notebook asks them.
 
+04.apart (design): propose my_code(positions) → (L, d ≤ 64), from the position alone, entries within
+    [−1, 1], the first 2000 codes at least 0.01 apart (asked before the lesson shows the pairs).
 04.sinusoidal (implement): my_sinusoidal(n_positions, d_model, base=10000.0) → (n_positions, d_model),
 PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model).
 """
@@ -10,7 +12,85 @@ import torch
 
 from ..encodings import sinusoidal
 from .compare import float32_angle_slack
-from .core import Case, explore, implement, predict  # noqa: F401
+from .core import Case, design, explore, implement, predict  # noqa: F401
+
+# --- 04.apart (design; asked first, before the lesson shows its fix) -----------------------------------
+
+
+def _vectors(fn, positions: torch.Tensor) -> torch.Tensor:
+    out = fn(positions.clone())
+    if not isinstance(out, torch.Tensor):
+        out = torch.as_tensor(out)
+    out = out.detach().to(torch.float64).cpu()
+    if out.dim() != 2 or out.shape[0] != len(positions) or not 1 <= out.shape[1] <= 64:
+        raise ValueError(f"my_code(positions) should return a (len(positions), d) tensor with d from 1 to 64, "
+                         f"got shape {tuple(out.shape)}")
+    return out
+
+
+def _vector_per_position(fn) -> tuple[bool, str]:
+    short, long = _vectors(fn, torch.arange(10)), _vectors(fn, torch.arange(3000))[:10]
+    if short.shape != long.shape or not torch.allclose(short, long, rtol=1e-9, atol=1e-12):
+        return False, ("the first 10 positions get other codes in a 3000-word sentence than in a 10-word one: use "
+                       "the position alone (lesson 02's stale keys).")
+    return True, "Each position's code depends on the position alone."
+
+
+def _entries_bounded(fn) -> tuple[bool, str]:
+    positions = torch.arange(0, 1_000_001, 997)
+    codes = _vectors(fn, positions)
+    outside = ~torch.isfinite(codes) | (codes.abs() > 1)
+    if bool(outside.any()):
+        k, j = (int(i) for i in outside.nonzero()[0])
+        return False, (f"position {int(positions[k])}, entry {j} is {float(codes[k, j]):.6g}, outside [−1, 1]: "
+                       "the raw index's growth again.")
+    return True, f"Every entry stays within [−1, 1] out to position 1 000 000 (d = {codes.shape[1]})."
+
+
+def _every_position_apart(fn) -> tuple[bool, str]:
+    codes = _vectors(fn, torch.arange(2000))
+    distance = torch.cdist(codes, codes)
+    distance.fill_diagonal_(float("inf"))
+    flat = int(distance.argmin())
+    p, q = sorted(divmod(flat, distance.shape[1]))
+    gap = float(distance[p, q])
+    if gap < 0.01:
+        return False, (f"positions {p} and {q} have codes only {gap:.2g} apart (below 0.01): as with one sine, two "
+                       "positions land almost on top of each other.")
+    return True, (f"The two closest of the first 2000 codes, positions {p} and {q}, are {gap:.2g} apart. The lesson "
+                  "stacks (sin, cos) pairs whose frequencies fall geometrically.")
+
+
+APART_SOLUTION = '''\
+import torch
+
+
+def my_code(positions):
+    """(len(positions), 8): a (sin, cos) pair for each of four frequencies, fast to slow."""
+    p = positions.to(torch.float64)[:, None]
+    omega = torch.tensor([1.0, 0.1, 0.01, 0.001], dtype=torch.float64)
+    return torch.cat((torch.sin(p * omega), torch.cos(p * omega)), dim=-1)
+
+
+H.check("04.apart", my_code)
+'''
+
+design(
+    "04.apart",
+    title="propose a code that keeps every position apart",
+    question="One sine brings far-apart positions back to almost the same height. Propose a code of d ≤ 64 numbers "
+             "per position, from the position alone and each within [−1, 1], whose first 2000 codes are all at "
+             "least 0.01 apart (Euclidean distance).",
+    properties=(("computed from the position alone", _vector_per_position), ("bounded", _entries_bounded),
+                ("apart for every two positions", _every_position_apart)),
+    hints=(
+        "Lesson 03 found two reasons for a collision: two sines at mirror points (the same height, going opposite "
+        "ways) and whole turns. What extra number would tell mirror points apart?",
+        "A cosine of the same angle tells the way up from the way down; several frequencies make a repeat of "
+        "all of them at once unlikely.",
+    ),
+    solution=APART_SOLUTION,
+)
 
 
 def _omega(d_model: int, base: float, step: float = 2.0) -> torch.Tensor:

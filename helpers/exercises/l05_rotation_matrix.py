@@ -5,15 +5,16 @@ PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts o
 [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]].
 05.sine_only (predict): does a linear map take the sine dimensions of PE(p) to those of PE(p + k)? No.
 05.projected (predict): after random W_q, W_k, one score per offset or a spread? A spread.
+05.offset_only (design): propose A = W_qᵀW_k with PE(p)ᵀ·A·PE(r) a function of r − p alone.
 """
 
 from __future__ import annotations
 
 import torch
 
-from ..encodings import shift_matrix
+from ..encodings import shift_matrix, sinusoidal
 from .compare import float32_angle_slack
-from .core import Case, explore, implement, predict  # noqa: F401
+from .core import Case, design, explore, implement, predict  # noqa: F401
 
 
 def _reference(k, d_model, base=10000.0):
@@ -228,4 +229,71 @@ predict(
            "codes by M_1: when is the score unchanged?",
            "It is unchanged when M_1ᵀ·A·M_1 = A. Would a random 64 × 64 matrix satisfy that?"),
     solution='answer = "spread"\nH.check("05.projected", answer)\n',
+)
+
+
+# --- 05.offset_only (design; asked after the projections break the offset structure) -------------------
+
+
+def _matrix(fn, d_model: int) -> torch.Tensor:
+    out = fn(d_model)
+    if not isinstance(out, torch.Tensor):
+        out = torch.as_tensor(out)
+    out = out.detach().to(torch.float64).cpu()
+    if tuple(out.shape) != (d_model, d_model):
+        raise ValueError(f"my_projection(d_model) should return a ({d_model}, {d_model}) matrix, got shape "
+                         f"{tuple(out.shape)}")
+    return out
+
+
+def _scores(fn, d_model: int, length: int = 200) -> torch.Tensor:
+    pe = sinusoidal(length, d_model).double()
+    return pe @ _matrix(fn, d_model) @ pe.T
+
+
+def _offset_only_scores(fn) -> tuple[bool, str]:
+    for d_model in (16, 64):
+        s = _scores(fn, d_model)
+        scale = float(s.abs().max())
+        if scale < 1e-9:
+            return False, f"with d_model = {d_model} every score is 0: the position tells attention nothing."
+        for offset in (1, 5, -3, 40):
+            along = torch.diagonal(s, offset)
+            spread = float(along.max() - along.min())
+            if spread > 1e-6 * scale:
+                p_lo, p_hi = int(along.argmin()), int(along.argmax())
+                q_lo, q_hi = (max(p_lo, p_lo - offset), max(p_hi, p_hi - offset)) if offset < 0 else (p_lo, p_hi)
+                return False, (f"with d_model = {d_model}, the offset {offset} scores from {float(along.min()):.4g} "
+                               f"(query at {q_lo}) to {float(along.max()):.4g} (query at {q_hi}), so the score "
+                               "depends on where the pair sits, not only on the offset. A must map each frequency "
+                               "pair to itself, by a rotation and a scale.")
+    return True, ("Every offset has one score for d_model = 16 and 64, whatever the position. Lesson 06 gets the same "
+                  "property for learned projections by rotating after them.")
+
+
+OFFSET_ONLY_SOLUTION = '''\
+import torch
+
+
+def my_projection(d_model):
+    """A = W_qᵀ·W_k: here 2·M_3, a scaled rotation of every frequency pair, which commutes with every shift."""
+    return 2 * H.shift_matrix(3, d_model).double()
+
+
+H.check("05.offset_only", my_projection)
+'''
+
+design(
+    "05.offset_only",
+    title="propose projections that keep one score per offset",
+    question="Propose A = W_qᵀ·W_k, a (d_model, d_model) matrix, such that the score PE(p)ᵀ·A·PE(r) depends on "
+             "the offset r − p alone (and is not 0 everywhere).",
+    properties=(("offset-only", _offset_only_scores),),
+    hints=(
+        "Shifting both positions by one multiplies both codes by M_1, so the score is unchanged exactly when "
+        "M_1ᵀ·A·M_1 = A. Which matrices of this lesson satisfy it?",
+        "Any matrix that rotates and scales each frequency pair on its own commutes with M_1: the identity, "
+        "M_k itself, or a block-diagonal matrix of blocks [[a, b], [−b, a]].",
+    ),
+    solution=OFFSET_ONLY_SOLUTION,
 )

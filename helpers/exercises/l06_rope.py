@@ -3,6 +3,8 @@
 06.rope (implement): my_rope(x, positions, base=10000.0, layout="interleaved") → x rotated, same shape;
 x (..., L, d), positions (L,) integers. Pair i turns by +p·ω_i, ω_i = base^(−2i/d):
 (a, b) ↦ (a cos − b sin, a sin + b cos); "interleaved" pairs features (2i, 2i+1), "half" pairs (i, i + d/2).
+06.rotate_after (design): propose my_position_in(v, p) applied after the projections whose scores
+    depend on the offset alone, see the position and keep the content (asked before RoPE is shown).
 06.shift_sentence (predict, asked before 06.rope): do RoPE's scores change when the sentence moves by 1000? No.
 06.decay (predict): typical |score| of unrelated q, k at distance 4000 against 0? About the same.
 """
@@ -13,7 +15,89 @@ import torch
 
 from ..rotary import rope
 from .compare import float32_angle_slack
-from .core import Case, explore, implement, predict  # noqa: F401
+from .core import Case, design, explore, implement, predict  # noqa: F401
+
+# --- 06.rotate_after (design; asked before the lesson shows RoPE) --------------------------------------
+
+
+def _score(fn, q: torch.Tensor, m: int, k: torch.Tensor, n: int) -> float:
+    a, b = fn(q.clone(), m), fn(k.clone(), n)
+    a, b = (torch.as_tensor(v).detach().to(torch.float64).cpu().flatten() for v in (a, b))
+    if a.shape != q.shape or b.shape != k.shape:
+        raise ValueError(f"my_position_in(v, p) should return a vector of v's shape {tuple(q.shape)}, got "
+                         f"{tuple(a.shape)}")
+    return float(a @ b)
+
+
+def _pairs(count: int = 6, d: int = 8):
+    g = torch.Generator().manual_seed(6)
+    return [(torch.randn(d, generator=g, dtype=torch.float64), torch.randn(d, generator=g, dtype=torch.float64))
+            for _ in range(count)]
+
+
+def _offset_only_after(fn) -> tuple[bool, str]:
+    for q, k in _pairs():
+        for m, n in ((0, 3), (5, 1), (2, 9)):
+            base = _score(fn, q, m, k, n)
+            for shift in (1, 37, 1000):
+                moved = _score(fn, q, m + shift, k, n + shift)
+                if abs(moved - base) > 1e-6 * max(1.0, abs(base)):
+                    return False, (f"the query at {m} and the key at {n} score {base:.6g}; moved to {m + shift} and "
+                                   f"{n + shift} (the same offset) they score {moved:.6g}. The score must depend "
+                                   "on n − m alone.")
+    return True, "For random q and k, moving both positions by 1, 37 or 1000 leaves every score as it was."
+
+
+def _position_seen(fn) -> tuple[bool, str]:
+    for q, k in _pairs():
+        if abs(_score(fn, q, 0, k, 1) - _score(fn, q, 0, k, 5)) > 1e-6:
+            return True, "Offsets 1 and 5 give different scores: the position reaches attention."
+    return False, ("the key at offset 1 and at offset 5 score the same for every q and k tried: the position never "
+                   "reaches the score.")
+
+
+def _content_kept(fn) -> tuple[bool, str]:
+    scores = [_score(fn, q, 2, k, 2) for q, k in _pairs()]
+    if max(scores) - min(scores) < 1e-6:
+        return False, ("at the same offset every query and key score the same: the position drowned the content, "
+                       "so attention can no longer match tokens.")
+    return True, "Different queries and keys still score differently at the same offset: the content survives."
+
+
+ROTATE_AFTER_SOLUTION = '''\
+import torch
+
+
+def my_position_in(v, p):
+    """Turn pair i = (v[2i], v[2i+1]) of v by the angle p·ω_i: a rotation changes no length, and two rotations
+    by m·ω and n·ω leave an angle of (n − m)·ω between them."""
+    d = v.shape[-1]
+    omega = 10000.0 ** (-2 * torch.arange(d // 2, dtype=torch.float64) / d)
+    c, s = torch.cos(p * omega), torch.sin(p * omega)
+    a, b = v[0::2].double(), v[1::2].double()
+    return torch.stack((a * c - b * s, a * s + b * c), dim=-1).flatten()
+
+
+H.check("06.rotate_after", my_position_in)
+'''
+
+design(
+    "06.rotate_after",
+    title="propose how to put the position into q and k after the projections",
+    question="Adding PE before W_q and W_k lets the score depend on where a pair sits. Propose "
+             "my_position_in(v, p), applied to a query or key v after the projections, such that "
+             "⟨my_position_in(q, m), my_position_in(k, n)⟩ depends on the offset n − m alone, the position "
+             "changes the score, and different q and k still score differently.",
+    properties=(("offset-only", _offset_only_after), ("position-aware", _position_seen),
+                ("content-keeping", _content_kept)),
+    hints=(
+        "Lesson 05: a dot product of two rotated vectors depends only on the angle between them. What if q "
+        "and k are each turned by an angle that grows with their position?",
+        "Turn each pair (v[2i], v[2i+1]) by p·ω_i, as M_p turns the sinusoidal code: then the angle between the "
+        "turned q and k is (n − m)·ω_i.",
+    ),
+    solution=ROTATE_AFTER_SOLUTION,
+)
 
 predict(
     "06.shift_sentence",
