@@ -15,7 +15,10 @@ Four kinds of exercise, each registered by one call in its lesson's module
         pair 0 = features 0, 1", "head 3 of 12"); ``axes`` names the output's trailing axes for the
         property messages ("reversed along the heads"). ``dtype(args) -> torch.dtype`` is the exact
         dtype the task states (06.rope: x's dtype), None where it states only "a float tensor".
-        ``half_why`` says why this exercise needs more than half precision; it catalogues the mistake
+        ``explain(args, output) -> str | None`` states, for a wrong output, which of the properties
+        the task asks for it has and which it lacks (09.ntk_inv_freq: the fastest pair kept, the
+        slowest divided by the factor), so that the learner can work from the properties rather than
+        transcribe a formula. ``half_why`` says why this exercise needs more than half precision; it catalogues the mistake
         "computed in half precision", and ``half`` are functions computing the reference the way a
         learner would in float16 or bfloat16 (see the policy below for how it is recognised).
 
@@ -24,7 +27,7 @@ Four kinds of exercise, each registered by one call in its lesson's module
         produced the first difference named by ``where``; then, when the answer's outputs equal a
         catalogued mistake's on every case, names that mistake and how to fix it; when none matches,
         says which property the numbers show (``compare.what_property``: a sign, a scale, an order or
-        direction along a named axis, a transpose, an off-by-one step).
+        direction along a named axis, a transpose, an off-by-one step), and what ``explain`` says.
 
     predict(exercise_id, *, title, question, choices, answer, hints, solution, setup="")
         The learner commits to one of ``choices`` = {"key": "explanation shown when picked"} before
@@ -205,6 +208,7 @@ class Implement(Exercise):
     where: Callable[[tuple, tuple], str] | None = None
     axes: tuple[str, ...] = ()
     dtype: Callable[[tuple], torch.dtype] | None = None
+    explain: Callable[[tuple, torch.Tensor], str | None] | None = None
     kind: str = field(init=False, default="implement")
     _cache: dict = field(init=False, default_factory=dict, repr=False)
 
@@ -266,7 +270,17 @@ class Implement(Exercise):
             return self.failed(f"this is a known mistake: {name}.\nHow to fix it: {how_to_fix}\n"
                                f"First difference {where}", mistake=name)
         said = self.relation(cases, expected, outputs)
-        return self.failed(where + (f"\nWhat the numbers say: {said}." if said else ""))
+        found = self._explained(case, outputs[number])
+        return self.failed(where + (f"\nWhat the numbers say: {said}." if said else "")
+                           + (f"\nWhat your output does: {found}" if found else ""))
+
+    def _explained(self, case: Case, output) -> str | None:
+        if self.explain is None or output is None:
+            return None
+        try:
+            return self.explain(case.args, output)
+        except Exception:  # an explanation must never hide the difference itself
+            return None
 
     def relation(self, cases, expected, outputs) -> str | None:
         """The relation (a sign, a scale, an order …) the answer has to the expected output on every failing
@@ -471,6 +485,7 @@ def implement(exercise_id: str, *, title: str, reference: Callable, cases, mista
               hints: Sequence[str], solution: str, where: Callable[[tuple, tuple], str] | None = None,
               axes: Sequence[str] = (), dtype: Callable[[tuple], torch.dtype] | None = None,
               half_why: str | None = None, half: Callable | tuple[Callable, ...] = (),
+              explain: Callable[[tuple, torch.Tensor], str | None] | None = None,
               rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL, setup: str = "") -> Implement:
     """Register an implement exercise (see the module docstring)."""
     if len(mistakes) < 3:
@@ -482,7 +497,7 @@ def implement(exercise_id: str, *, title: str, reference: Callable, cases, mista
                           f"{half_why} Compute in float32 or float64, and return float32 or float64.")
     return _register(Implement(exercise_id, title, tuple(hints), solution, setup, _caller_module(),
                                reference=reference, cases=cases, mistakes=mistakes, rtol=rtol, atol=atol,
-                               where=where, axes=tuple(axes), dtype=dtype))
+                               where=where, axes=tuple(axes), dtype=dtype, explain=explain))
 
 
 def design(exercise_id: str, *, title: str, question: str, properties: Sequence[tuple[str, Callable]],

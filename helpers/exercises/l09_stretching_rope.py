@@ -122,6 +122,26 @@ _HALF_WHY = ("A long-context model's slowest pairs have ω near 10⁻⁶ to 10�
              "bfloat16 keeps them but with 2 digits, so pairs a few percent apart get one frequency.")
 
 
+def _ntk_explain(args, output) -> str | None:
+    """The three properties that pin NTK-aware scaling down, each stated for the learner's frequencies."""
+    head_dim, base, factor = args
+    got = output.to(torch.float64).flatten()
+    if got.numel() != head_dim // 2 or bool((got <= 0).any()):
+        return None
+    omega = _omega(head_dim, base)
+    fastest = float(got[0])
+    slowest = float(omega[-1] / got[-1])
+    ratios = got[1:] / got[:-1]
+    geometric = bool(torch.allclose(ratios, ratios[0].expand_as(ratios), rtol=1e-6)) if len(ratios) else True
+    said = [f"the fastest pair turns at {fastest:.6g} (it must stay at 1, as before the stretch)",
+            f"the slowest pair is divided by {slowest:.6g} (it must be divided by exactly the factor, {factor:g})",
+            "one pair's frequency over the previous one's is the same ratio throughout, as the form base'^(−2i/d) "
+            "needs" if geometric else
+            "the ratio of one pair's frequency to the previous one's changes along the pairs, so they are not of "
+            "the form base'^(−2i/d)"]
+    return "; ".join(said) + "."
+
+
 def _ntk_cases() -> list[Case]:
     return [
         Case("head_dim=64, base=10000.0, factor=4.0", (64, 10000.0, 4.0)),
@@ -198,6 +218,7 @@ implement(
     axes=("pairs",),
     half_why=_HALF_WHY,
     half=(_ntk_in(torch.float16), _ntk_in(torch.bfloat16)),
+    explain=_ntk_explain,
     atol=1e-12,
 )
 

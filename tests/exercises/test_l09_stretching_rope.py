@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 import torch
 
+import helpers as H
+
 from .kit import assert_diagnosed, assert_fails_undiagnosed, assert_passes, solved_function
 
 NTK, LLAMA3 = "09.ntk_inv_freq", "09.llama3_inv_freq"
@@ -131,3 +133,17 @@ def test_llama3_mistakes_are_named(name, answer):
 
 def test_the_clamped_ramp_is_a_correct_answer():
     assert_passes(LLAMA3, _clamped_ramp)
+
+
+def test_ntk_a_wrong_answer_is_told_which_of_the_three_properties_it_has():
+    kept_all = H.check(NTK, lambda d, base, f: _omega_by_hand(d, base))
+    assert "What your output does: the fastest pair turns at 1 (it must stay at 1" in kept_all.message
+    assert "the slowest pair is divided by 1 (it must be divided by exactly the factor, 4)" in kept_all.message
+    assert "the same ratio throughout" in kept_all.message
+    bent = H.check(NTK, lambda d, base, f: _omega_by_hand(d, base) / torch.linspace(1, f, d // 2, dtype=torch.float64))
+    assert "the slowest pair is divided by 4 (it must be divided by exactly the factor, 4)" in bent.message
+    assert "changes along the pairs" in bent.message
+
+
+def _omega_by_hand(d, base):
+    return torch.tensor([base ** (-2 * i / d) for i in range(d // 2)], dtype=torch.float64)
