@@ -18,9 +18,10 @@ Four kinds of exercise, each registered by one call in its lesson's module
         ``explain(args, output) -> str | None`` states, for a wrong output, which of the properties
         the task asks for it has and which it lacks (09.ntk_inv_freq: the fastest pair kept, the
         slowest divided by the factor), so that the learner can work from the properties rather than
-        transcribe a formula. ``half_why`` says why this exercise needs more than half precision; it catalogues the mistake
-        "computed in half precision", and ``half`` are functions computing the reference the way a
-        learner would in float16 or bfloat16 (see the policy below for how it is recognised).
+        transcribe a formula. ``half_why`` says why this exercise needs more than half precision; it
+        catalogues the mistake "computed in half precision", and ``half`` are functions computing the
+        reference the way a learner would in float16 or bfloat16 (the policy below says how it is
+        recognised).
 
         The message of a failure gives the first failing property on the first failing case (see
         ``compare.first_failure``: type, shape, device, dtype, finite, values), with the input that
