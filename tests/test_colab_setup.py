@@ -65,7 +65,7 @@ def test_repository_url_lives_in_exactly_one_place():
     url = setup_cell.repository_url()
     files = subprocess.run([*GIT, "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.split()
-    generated = setup_cell.setup_cell_source()
+    generated = {setup_cell.setup_cell_source(), setup_cell.setup_cell_source(extras=(setup_cell.HF_EXTRA,))}
     places = []
     for name in files:
         path = ROOT / name
@@ -77,10 +77,16 @@ def test_repository_url_lives_in_exactly_one_place():
             continue
         if path.suffix == ".ipynb" and url in text:
             nb = nbformat.read(path, as_version=4)
-            text = "\n".join(c.source for c in nb.cells if c.source != generated)
+            text = "\n".join(c.source for c in nb.cells if c.source not in generated)
+        if name == "README.md":
+            text = text.replace(setup_cell.clone_command(), "")
         if url in text:
             places.append(name)
     assert places == ["pyproject.toml"]
+
+
+def test_readme_clones_the_configured_repository():
+    assert setup_cell.clone_command() in (ROOT / "README.md").read_text()
 
 
 def fresh_env(tmp_path: Path) -> Path:

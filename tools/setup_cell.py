@@ -101,6 +101,11 @@ def check_remote(url: str | None = None, tag: str | None = None) -> str | None:
     return None
 
 
+def clone_command(url: str | None = None) -> str:
+    """The README's first Quick start line."""
+    return f"git clone {url or repository_url()}.git"
+
+
 def check_release(root: Path = ROOT, tag: str | None = None) -> str | None:
     """None if ``helpers/`` and ``pyproject.toml`` are as the release tag of the current version left them.
 
