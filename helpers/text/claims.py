@@ -133,11 +133,18 @@ def text_length_margins(curves: Mapping[str, torch.Tensor], train_length: int = 
         raise ValueError(f"every scheme must have the same number of seeds, got {sorted(seeds)}")
     for k in range(seeds.pop()):
         band = {s: list(text_band_losses(c[k], L).values()) for s, c in curves.items()}  # within, L–2L, 2L–4L, 4L–8L
-        whole = {s: {n: float(c[k, :n].mean()) for n in (L, 8 * L)} for s, c in curves.items()}
+        whole = {s: {n: float(c[k, :n].mean()) for n in (L, 2 * L, 4 * L, 8 * L)} for s, c in curves.items()}
         add("within L, RoPE the lowest of the six schemes",
             min(band[s][0] - band["rope"][0] for s in band if s != "rope"))
         add("past L, sinusoidal, learned and RoPE more than 0.4 nats above their loss within L in every band",
             min(b - band[s][0] for s in ("sinusoidal", "learned", "rope") for b in band[s][1:]) - 0.4)
+        add("past L, sinusoidal and learned above no positions in every band",
+            min(band[s][j] - band["none"][j] for s in ("sinusoidal", "learned") for j in (1, 2, 3)))
+        just = {s: float(c[k, L:L + L // 4].mean()) - band[s][0] for s, c in curves.items()}
+        next_ = float(curves["rope"][k, L + L // 4:L + L // 2].mean()) - band["rope"][0]
+        add("just past L (L … 1.25L): RoPE within 0.25 nats of its loss within L, sinusoidal more than 1 nat above",
+            min(0.25 - just["rope"], just["sinusoidal"] - 1.0))
+        add("from 1.25L to 1.5L: RoPE more than 0.5 nats above its loss within L", next_ - 0.5)
         add("past 2L, RoPE the highest of the six schemes",
             min(band["rope"][j] - band[s][j] for j in (2, 3) for s in band if s != "rope"))
         add("ALiBi flat from L to 8L: its three bands past L within 0.1 nats of each other",
@@ -149,6 +156,10 @@ def text_length_margins(curves: Mapping[str, torch.Tensor], train_length: int = 
                 0.3 - max(b - band["none"][0] for b in band["none"][1:])))
         add("whole input, 8L against L: RoPE's loss up by more than 1 nat, T5's by more than 0.4",
             min(whole["rope"][8 * L] - whole["rope"][L] - 1.0, whole["t5"][8 * L] - whole["t5"][L] - 0.4))
+        add("whole input at 4L and 8L: ALiBi the lowest of the six",
+            min(whole[s][n] - whole["alibi"][n] for n in (4 * L, 8 * L) for s in whole if s != "alibi"))
+        add("whole input: RoPE below sinusoidal at 2L, above it at 8L",
+            min(whole["sinusoidal"][2 * L] - whole["rope"][2 * L], whole["rope"][8 * L] - whole["sinusoidal"][8 * L]))
     return {claim: min(values) for claim, values in rows.items()}
 
 

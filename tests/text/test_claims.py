@@ -117,6 +117,11 @@ def test_length_margins_by_hand():
     assert m["past L, sinusoidal, learned and RoPE more than 0.4 nats above their loss within L in every band"] \
         == pytest.approx(2.65 - 2.1 - 0.4)
     assert m["past 2L, RoPE the highest of the six schemes"] == pytest.approx(3.6 - 3.15)
+    assert m["past L, sinusoidal and learned above no positions in every band"] == pytest.approx(2.65 - 2.45)
+    # constant bands: just past L every curve sits at its L–2L value
+    assert m["just past L (L … 1.25L): RoPE within 0.25 nats of its loss within L, sinusoidal more than 1 nat "
+             "above"] == pytest.approx(min(0.25 - (2.5 - 1.25), 3.2 - 1.65 - 1.0))
+    assert m["from 1.25L to 1.5L: RoPE more than 0.5 nats above its loss within L"] == pytest.approx(2.5 - 1.25 - 0.5)
     assert m["ALiBi flat from L to 8L: its three bands past L within 0.1 nats of each other"] \
         == pytest.approx(0.1 - 0.04)
     assert m["T5 climbs: its band 4L–8L more than 0.5 nats above its band L–2L"] == pytest.approx(0.33)
@@ -129,5 +134,12 @@ def test_length_margins_by_hand():
     expected = min(whole["rope"][1] - whole["rope"][0] - 1.0, whole["t5"][1] - whole["t5"][0] - 0.4)
     assert m["whole input, 8L against L: RoPE's loss up by more than 1 nat, T5's by more than 0.4"] \
         == pytest.approx(expected)
+    w = {s: {n: float(by_position(b)[0, :n].mean()) for n in (2 * L, 4 * L, 8 * L)} for s, b in BANDS.items()}
+    assert m["whole input at 4L and 8L: ALiBi the lowest of the six"] == pytest.approx(
+        min(w[s][n] - w["alibi"][n] for n in (4 * L, 8 * L) for s in w if s != "alibi"))
+    assert m["whole input: RoPE below sinusoidal at 2L, above it at 8L"] == pytest.approx(
+        min(w["sinusoidal"][2 * L] - w["rope"][2 * L], w["rope"][8 * L] - w["sinusoidal"][8 * L]))
+    # by hand at 2L: (5·8 + b0·120 + b1·128) / 256 for sinusoidal and RoPE
+    assert w["sinusoidal"][2 * L] - w["rope"][2 * L] == pytest.approx(((1.65 - 1.25) * 120 + (3.2 - 2.5) * 128) / 256)
     with pytest.raises(ValueError, match="must be a \\(seeds, ≥ 8·L"):
         H.text_length_margins({s: by_position(b)[:, :L] for s, b in BANDS.items()})
