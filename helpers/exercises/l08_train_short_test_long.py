@@ -14,25 +14,40 @@ from .core import Case, explore, implement, predict  # noqa: F401
 predict(
     "08.flat_past_l",
     title="which schemes stay flat past L",
-    question="Which models' mean loss moves by less than 0.15 nats from the band within L to the band 2L–4L?",
+    question="Which models' mean loss stays within 0.2 nats of its level within L (positions 8 … L−1) in every "
+             "band past L: L–2L, 2L–4L and, where the curve reaches it, 4L–5L?",
     choices={
         "all": "All six: the rule of the task is the same at every position, so no model has a reason to get "
-             "worse. The rule is stationary, but the position signals are not: a sinusoidal code or a learned "
-             "row past L is one the model never saw, and those two break at once.",
+               "worse. The rule is stationary, but the position signals are not: a sinusoidal code or a learned "
+               "row past L is one the model never saw, and those two break at once.",
         "relative": "The three relative ones, rope, alibi and t5: their scores depend only on offsets. RoPE's do, "
-             "but offsets past L turn its slow pairs to angles no training offset produced, and it rises.",
+                    "but offsets past L turn its slow pairs to angles no training offset produced, and it rises.",
         "biases": "alibi and t5: both add a bias that depends on the offset alone, and what they give far keys "
-             "was trained, T5's last bucket (offsets 59 and up) and ALiBi's ever lower weight on them.",
-        "no one": "None of them: every model gets worse on positions it never saw. Two do not: the biases of "
-             "alibi and t5 give offsets past L nothing new.",
+                  "was trained. ALiBi stays flat, but T5 climbs band after band: every offset from 59 on shares "
+                  "its last bucket, which training showed at most 5 keys (offsets 59–63); at position t it holds "
+                  "t − 58 of them, and together they draw attention away from the keys 2 and 7 back.",
+        "alibi, t5 and none": "The model with no positions rises too: the rough sense of position it gets from "
+                              "the causal mask keeps changing past L, where its attention averages over more keys "
+                              "than it ever saw. And T5 climbs: its last bucket, trained on at most 5 keys, holds "
+                              "t − 58 keys at position t.",
+        "alibi only": "Only ALiBi: each key further back gets a smaller weight, e^(−m·δ), so the attention on "
+                      "keys beyond the training length levels off instead of growing with their number. T5 gives "
+                      "them all the bias "
+                      "of its last bucket, trained on at most 5 keys, and climbs as their number grows; the others "
+                      "meet codes or angles they never saw, or (no positions) averages over more keys than ever.",
+        "no one": "Every model gets worse on positions it never saw, except one: ALiBi, whose ever smaller weight "
+                  "on far keys makes the attention on keys beyond the training length level off.",
     },
-    answer="biases",
+    answer="alibi only",
     hints=(
-        "Ask of each scheme: past L, does the attention layer meet a signal it never met in training?",
-        "An absolute code (sinusoidal, learned) is new at every position past L. RoPE sees only offsets, "
-        "but offsets longer than L are new angles. A bias whose far values were already trained is not new.",
+        "Ask of each scheme: past L, does the attention layer meet a signal it never met in training, or the "
+        "same signal in amounts it never met?",
+        "Absolute codes past L and RoPE's long offsets are new. T5 gives every offset from 59 on the bias of its "
+        "last bucket: how many keys share it at position 63, and at position 300? ALiBi gives each further key a "
+        "smaller weight, e^(−m·δ).",
     ),
-    solution='answer = "biases"  # one of: "all", "relative", "biases", "no one"\nH.check("08.flat_past_l", answer)\n',
+    solution='answer = "alibi only"  # one of: "all", "relative", "biases", "alibi, t5 and none", "alibi only", '
+             '"no one"\nH.check("08.flat_past_l", answer)\n',
 )
 
 

@@ -3,8 +3,10 @@ stationary task and evaluated position by position far beyond L.
 
 What the lesson computes from the trained models:
 
-* the loss at every position, and its mean over three bands of positions: within L (0 … L−1),
-  L … 2L−1 and 2L … 4L−1 (:class:`BandMeans`);
+* the loss at every position, and its mean over four bands of positions (:class:`LossBands`):
+  within L from position 8 on (8 … L−1, where the task's entropy floor is already constant, so
+  that a change between bands is a change in distance from the floor), L … 2L−1, 2L … 4L−1 and
+  4L … 5L−1;
 * the toy counterpart of Press et al. (2021), Table 2: the perplexity exp(mean loss) over the
   first n tokens of a sequence, for n = L·512/512, L·1012/512, L·1512/512 and L·2512/512, the same
   ratios to the training length as the paper's evaluation lengths (:func:`toy_lengths`);
@@ -12,7 +14,13 @@ What the lesson computes from the trained models:
   the paper's, whose orderings the lesson compares with the toy's using
   :func:`helpers.measure.common.compare_orderings`;
 * a linear probe that reads the position back from a model's hidden states
-  (:func:`position_probe`).
+  (:func:`position_probe`);
+* where attention goes past L: the weight on keys beyond a given offset (:func:`far_attention`),
+  the keys L or more back for RoPE and the keys in T5's last bucket (:func:`t5_last_bucket_start`).
+
+What the lesson asserts is :func:`short_context_claims` and :func:`probe_claims`, each claim with a
+margin that held for five training seeds (``benchmarks/seed_spread.py``, whose summary the lesson
+prints from :data:`SEED_SPREAD`).
 
 The experiment's settings (task, model size, lengths, steps, batch, learning rate, seed) are
 :data:`helpers.SHORT_CONTEXT`; lesson 09 retrains the RoPE model with the same ones.
@@ -30,17 +38,44 @@ import torch.nn.functional as F
 
 from .._checks import check_choice, check_int
 from ..model import TinyLM
-from ..schemes import Learned
+from ..relative import t5_bucket
+from ..schemes import Learned, T5Bias
 from ..tasks import Task
 from ..training import SHORT_CONTEXT, ShortContext, train_many
-from .common import BandMeans, _fit_linear_map, band_means, mean_over
+from .common import _fit_linear_map, band_means, mean_over
+from .l08_seed_spread import SEED_SPREAD  # noqa: F401  (the lesson prints it as l08.SEED_SPREAD)
 
 # The six models of the lesson, in the order tables list them.
 TRAINED_SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "t5")
-BAND_NAMES = ("≤ L", "L–2L", "2L–4L")
 # Loss curves run to 5L: past the 2L–4L band and past L·2512/512, the longest of Press et al.'s
 # evaluation lengths scaled to the toy; the learned table (4L rows) stops before.
 CURVE_FACTOR = 5
+# The band "within L" starts at position 8: from position 7 on both sources of the task are in view
+# and its entropy floor is constant, so band means from there on differ only where the model's
+# distance from the floor differs (positions 0–6, where the floor is 2.77 or 1.74 nats, would add
+# their own −0.15 nats to every change). Lesson 07 starts its band at 8 too.
+BAND_START = 8
+BAND_NAMES = ("8–L", "L–2L", "2L–4L", "4L–5L")
+
+
+class LossBands(NamedTuple):
+    """Mean loss (nats) over four bands of positions of a curve trained at length L; nan where the
+    curve stops before the end of a band (a learned table of 4L rows has no 4L–5L)."""
+
+    within: float  # positions BAND_START … L−1
+    to_2l: float  # L … 2L−1
+    to_4l: float  # 2L … 4L−1
+    to_5l: float  # 4L … 5L−1
+
+
+def loss_bands(curve: torch.Tensor, train_length: int, start: int = BAND_START) -> LossBands:
+    """:class:`LossBands` of a (n,) loss-by-position curve for training length L: the means over
+    positions start … L−1, L … 2L−1, 2L … 4L−1 and 4L … 5L−1."""
+    start = check_int("start", start, 0)
+    L = check_int("train_length", train_length, start + 1)
+    if not isinstance(curve, torch.Tensor) or curve.dim() != 1:
+        raise ValueError(f"curve must be a (n,) tensor of losses by position, got {curve!r:.60}")
+    return LossBands(*(mean_over(curve, lo, hi) for lo, hi in ((start, L), (L, 2 * L), (2 * L, 4 * L), (4 * L, 5 * L))))
 
 # Press, Smith & Lewis (2021), "Train Short, Test Long", Table 2: WikiText-103, models trained on
 # 512 tokens, perplexity at evaluation lengths 512, 1012, 1512 and 2512 tokens (lower is better).
@@ -155,13 +190,13 @@ class ShortContextRun:
         """(n_name,) mean loss at each position over all evaluation batches."""
         return self.losses[self._name(name)].mean(0)
 
-    def bands(self) -> dict[str, BandMeans]:
-        """scheme → :class:`BandMeans` of its curve."""
-        return {name: band_means(self.curve(name), self.train_length) for name in self.schemes}
+    def bands(self) -> dict[str, LossBands]:
+        """scheme → :class:`LossBands` of its curve."""
+        return {name: loss_bands(self.curve(name), self.train_length) for name in self.schemes}
 
-    def floor_bands(self) -> BandMeans:
-        """The entropy floor's own band means: what a perfect model scores."""
-        return band_means(self.floor, self.train_length)
+    def floor_bands(self) -> LossBands:
+        """The entropy floor's own band means: what a perfect model scores (the same in every band)."""
+        return loss_bands(self.floor, self.train_length)
 
     def prefix_losses(self, n: int, schemes: Sequence[str] | None = None) -> dict[str, float]:
         """scheme → mean loss over the first n positions (nan if its curve is shorter than n), for
@@ -321,17 +356,21 @@ def probe_claims(none: PositionProbe, sinusoidal: PositionProbe, untrained_none:
 
 # ---------------------------------------------------------------------------------------------
 # The lesson's findings, each True or False for one run: what the lesson asserts and the seed
-# benchmark checks for every seed. Each threshold sits well inside what five seeds measured, on
-# the machine's fast kernels and on PyTorch's portable ones (benchmarks/seed_spread.py).
+# benchmark checks for every seed. Each threshold sits well inside what five seeds measured
+# (benchmarks/seed_spread.py, summarised in SEED_SPREAD). Every band within L starts at position 8,
+# where the floor is constant: a rise is then also a rise in distance from the floor.
 
 MARGIN = 0.02  # nats: a smaller gap between two mean losses is not called an ordering
-RISE = 0.15  # nats: a band mean this far above the in-length one is a rise; within ±RISE is flat
+# nats (about 22 % in perplexity): a band mean this far above the one within L is a rise; within ±RISE is flat
+RISE = 0.2
 NEAR_FLOOR = 0.35  # nats: "close to the floor" within L
 ALIBI_ABOVE_FLOOR = 0.9  # nats: how far ALiBi stays above the floor in every band
-ABSOLUTE_RISE = 2.0  # nats: the least rise of sinusoidal and learned from ≤ L to 2L–4L
-ROPE_RISE = 1.0  # nats: the least rise of RoPE from ≤ L to 2L–4L
-ROPE_AT_ONCE = 0.15  # nats: how much RoPE's excess over the floor grows from ≤ L to L–2L
-T5_NEAR_FLOOR = 0.3  # nats: T5 past L
+ABSOLUTE_RISE = 2.0  # nats: the least rise of sinusoidal and learned from within L to 2L–4L
+ROPE_RISE = 1.0  # nats: the least rise of RoPE from within L to 2L–4L
+T5_NEAR_FLOOR = 0.3  # nats: T5 over L–2L and 2L–4L
+LEARNED_NO_DIP = 1.0  # nats: past L, the learned curve stays this far above its level within L at every position
+SINUSOIDAL_DIPS = 0.5  # nats: how much lower the sinusoidal curve dips past L than the learned one ever comes
+LEVELS_OFF = 0.1  # nats: from 2L–4L to 4L–5L, ALiBi's mean loss moves by less, T5's climbs by more
 CLAIM_PARTS = ("within L", "past L", "table 2")
 
 
@@ -343,19 +382,21 @@ def _lower(values: Mapping[str, float], a: str, b: str, margin: float = MARGIN) 
 def short_context_claims(run: ShortContextRun, part: str | None = None) -> dict[str, bool]:
     """The lesson's findings about one run of the experiment (all six schemes), each True or False:
     ``part`` one of :data:`CLAIM_PARTS` (the band means within L, past L, and the toy Table 2
-    beside Press et al.'s), or None for all of them."""
+    beside Press et al.'s), or None for all of them. Curves must reach 5L (the learned one 4L)."""
     if not isinstance(run, ShortContextRun):
         raise TypeError(f"run must be a ShortContextRun (from evaluate_models), got {type(run).__name__}")
     missing = [name for name in TRAINED_SCHEMES if name not in run.schemes]
-    if missing or run.length < 4 * run.train_length:
-        raise ValueError(f"run must hold all of {TRAINED_SCHEMES} with curves at least 4L long; "
+    if missing or run.length < CURVE_FACTOR * run.train_length:
+        raise ValueError(f"run must hold all of {TRAINED_SCHEMES} with curves {CURVE_FACTOR}L long; "
                          f"missing {missing}, curves {run.length} long for L = {run.train_length}")
     if part is not None:
         part = check_choice("part", part, CLAIM_PARTS)
+    L = run.train_length
     bands, floor = run.bands(), run.floor_bands()
     within = {name: b.within for name, b in bands.items()}
     to_2l = {name: b.to_2l for name, b in bands.items()}
     to_4l = {name: b.to_4l for name, b in bands.items()}
+    to_5l = {name: b.to_5l for name, b in bands.items()}
     rise = {name: b.to_4l - b.within for name, b in bands.items()}
     claims: dict[str, dict[str, bool]] = {}
     claims["within L"] = {
@@ -365,21 +406,33 @@ def short_context_claims(run: ShortContextRun, part: str | None = None) -> dict[
             all(b > f + ALIBI_ABOVE_FLOOR for b, f in zip(bands["alibi"], floor, strict=True)),
         "none is the worst of the six": all(_lower(within, n, "none") for n in TRAINED_SCHEMES if n != "none"),
     }
+    lowest_past = {name: float(run.curve(name)[L:].min()) for name in ("sinusoidal", "learned")}
     claims["past L"] = {
         "sinusoidal and learned are worse than none from L to 2L":
             _lower(to_2l, "none", "sinusoidal") and _lower(to_2l, "none", "learned"),
-        f"sinusoidal and learned rise by more than {ABSOLUTE_RISE} nats from ≤ L to 2L–4L":
+        f"sinusoidal and learned rise by more than {ABSOLUTE_RISE} nats from within L to 2L–4L":
             min(rise["sinusoidal"], rise["learned"]) > ABSOLUTE_RISE,
-        f"rope rises by more than {ROPE_RISE} nat from ≤ L to 2L–4L": rise["rope"] > ROPE_RISE,
-        f"rope's distance from the floor grows by more than {ROPE_AT_ONCE} nats already from ≤ L to L–2L":
-            (to_2l["rope"] - floor.to_2l) - (within["rope"] - floor.within) > ROPE_AT_ONCE,
-        f"none rises by more than {RISE} nats from ≤ L to 2L–4L": rise["none"] > RISE,
-        f"alibi and t5 stay within ±{RISE} nats from ≤ L to 2L–4L": abs(rise["alibi"]) <= RISE
-            and abs(rise["t5"]) <= RISE,
-        f"t5 stays within {T5_NEAR_FLOOR} nats of the floor in both bands past L":
+        f"past L the learned curve stays more than {LEARNED_NO_DIP} nat above its level within L at every position":
+            lowest_past["learned"] > within["learned"] + LEARNED_NO_DIP,
+        f"past L the sinusoidal curve dips more than {SINUSOIDAL_DIPS} nats lower than the learned one ever comes":
+            lowest_past["sinusoidal"] + SINUSOIDAL_DIPS < lowest_past["learned"],
+        f"rope rises by more than {RISE} nats already from within L to L–2L": to_2l["rope"] - within["rope"] > RISE,
+        f"rope rises by more than {ROPE_RISE} nat from within L to 2L–4L": rise["rope"] > ROPE_RISE,
+        f"none rises by more than {RISE} nats from within L to 2L–4L": rise["none"] > RISE,
+        f"alibi stays within ±{RISE} nats of its level within L in every band up to 5L":
+            all(abs(b - within["alibi"]) <= RISE for b in (to_2l["alibi"], to_4l["alibi"], to_5l["alibi"])),
+        f"alibi levels off: from 2L–4L to 4L–5L its mean loss moves by less than {LEVELS_OFF} nats":
+            abs(to_5l["alibi"] - to_4l["alibi"]) < LEVELS_OFF,
+        "t5 climbs band after band: L–2L < 2L–4L < 4L–5L":
+            to_2l["t5"] + MARGIN < to_4l["t5"] and to_4l["t5"] + MARGIN < to_5l["t5"],
+        f"t5 keeps climbing: from 2L–4L to 4L–5L its mean loss rises by more than {LEVELS_OFF} nats":
+            to_5l["t5"] - to_4l["t5"] > LEVELS_OFF,
+        f"t5 rises by more than {RISE} nats from within L to 4L–5L": to_5l["t5"] - within["t5"] > RISE,
+        f"t5 stays within {T5_NEAR_FLOOR} nats of the floor over L–2L and 2L–4L":
             to_2l["t5"] < floor.to_2l + T5_NEAR_FLOOR and to_4l["t5"] < floor.to_4l + T5_NEAR_FLOOR,
-        "t5 is the best of the six in both bands past L":
-            all(_lower(band, "t5", n) for band in (to_2l, to_4l) for n in TRAINED_SCHEMES if n != "t5"),
+        "t5 is the best of the six in every band past L (4L–5L: of those that reach it)":
+            all(_lower(band, "t5", n) for band in (to_2l, to_4l, to_5l) for n in TRAINED_SCHEMES
+                if n != "t5" and not math.isnan(band[n])),
     }
     # the toy Table 2, as mean losses (log-perplexities) so that the margin in nats applies
     lengths = toy_lengths(run.train_length)
@@ -407,11 +460,12 @@ def short_context_claims(run: ShortContextRun, part: str | None = None) -> dict[
 
 @torch.no_grad()
 def far_attention(model: TinyLM, settings: ShortContext = SHORT_CONTEXT, *, seed: int | None = None,
-                  length: int | None = None, batches: int = 2) -> torch.Tensor:
-    """(n,) float64: at each query position, the attention weight on keys more than L − 1 back
-    (offsets ≥ L = ``settings.length``, none of which training showed the model), averaged over
-    heads, layers and ``batches`` of the evaluation batches of :func:`evaluate_models` (the same
-    data for the same ``seed``). 0 at every position below L."""
+                  length: int | None = None, batches: int = 2, min_offset: int | None = None) -> torch.Tensor:
+    """(n,) float64: at each query position, the attention weight on keys ``min_offset`` or more
+    back (default: offsets ≥ L = ``settings.length``, none of which training showed the model),
+    summed over those keys and averaged over heads, layers and ``batches`` of the evaluation
+    batches of :func:`evaluate_models` (the same data for the same ``seed``). 0 at every position
+    below ``min_offset``."""
     if not isinstance(model, TinyLM):
         raise TypeError(f"model must be a TinyLM, got {type(model).__name__}")
     settings = _check_settings(settings)
@@ -419,9 +473,10 @@ def far_attention(model: TinyLM, settings: ShortContext = SHORT_CONTEXT, *, seed
     length = CURVE_FACTOR * settings.length if length is None else check_int("length", length, 2)
     length = readable_length(model, length)
     batches = check_int("batches", batches, 1)
-    task, L = settings.task(), settings.length
+    task = settings.task()
+    min_offset = settings.length if min_offset is None else check_int("min_offset", min_offset, 1)
     offsets = torch.arange(length)[:, None] - torch.arange(length)[None, :]
-    far = (offsets >= L).double()
+    far = (offsets >= min_offset).double()
     total = torch.zeros(length, dtype=torch.float64)
     was_training = model.training
     model.eval()
@@ -434,6 +489,62 @@ def far_attention(model: TinyLM, settings: ShortContext = SHORT_CONTEXT, *, seed
     finally:
         model.train(was_training)
     return total / (batches * len(weights))
+
+
+# the least correlation, past L, of T5's loss above the floor with its attention on its last bucket
+T5_CORRELATION = 0.4
+T5_DILUTION = 0.5  # how much more attention T5's last bucket draws over 4L–5L than within L
+# from 2L–4L to 4L–5L, ALiBi's far attention grows by less than the first, T5's by more than the second
+FAR_GROWTH = (0.07, 0.1)
+
+
+def attention_claims(run: ShortContextRun, far: Mapping[str, torch.Tensor]) -> dict[str, bool]:
+    """The lesson's findings about where attention goes past L, each True or False. ``far`` maps
+    "rope" and "alibi" to :func:`far_attention` of those models (keys L or more back) and "t5" to
+    its attention on the keys of its last bucket (``min_offset=t5_last_bucket_start(model)``)."""
+    if not isinstance(run, ShortContextRun):
+        raise TypeError(f"run must be a ShortContextRun (from evaluate_models), got {type(run).__name__}")
+    if not isinstance(far, Mapping) or set(far) != {"rope", "t5", "alibi"}:
+        raise ValueError("far must map 'rope', 't5' and 'alibi' to far_attention curves")
+    L = run.train_length
+    t5 = loss_bands(far["t5"], L)
+    alibi = loss_bands(far["alibi"], L)
+    return {
+        f"past L, rope's loss above the floor follows its attention on keys ≥ L back (correlation > {FAR_CORRELATION})":
+            far_attention_correlation(run, far["rope"], "rope") > FAR_CORRELATION,
+        f"t5's last bucket draws more than {T5_DILUTION} more attention over 4L–5L than within L":
+            t5.to_5l - t5.within > T5_DILUTION,
+        f"past L, t5's loss above the floor follows its attention on its last bucket (correlation > {T5_CORRELATION})":
+            far_attention_correlation(run, far["t5"], "t5") > T5_CORRELATION,
+        f"from 2L–4L to 4L–5L, t5's attention on its last bucket grows by more than {FAR_GROWTH[1]}":
+            t5.to_5l - t5.to_4l > FAR_GROWTH[1],
+        f"while alibi's on keys ≥ L back grows by less than {FAR_GROWTH[0]} (it levels off)":
+            abs(alibi.to_5l - alibi.to_4l) < FAR_GROWTH[0],
+    }
+
+
+JUMP_WINDOW = 8  # positions on each side when looking for where a loss curve steps up
+
+
+def loss_jumps(curve: torch.Tensor, train_length: int, count: int = 3, window: int = JUMP_WINDOW) -> list[int]:
+    """The ``count`` positions t past L where the curve steps up most: the mean over t … t+window−1
+    minus the mean over t−window … t−1, largest first, each at least 2·window from a larger one.
+    Sorted by position."""
+    L = check_int("train_length", train_length, 1)
+    count, window = check_int("count", count, 1), check_int("window", window, 1)
+    if not isinstance(curve, torch.Tensor) or curve.dim() != 1:
+        raise ValueError(f"curve must be a (n,) tensor of losses by position, got {curve!r:.60}")
+    starts = range(max(L + 1, window), curve.shape[0] - window + 1)
+    if len(starts) == 0:
+        raise ValueError(f"curve must be at least L + window + 1 = {L + window + 1} long, got {curve.shape[0]}")
+    rise = {t: float(curve[t:t + window].mean() - curve[t - window:t].mean()) for t in starts}
+    chosen: list[int] = []
+    for t in sorted(rise, key=lambda t: -rise[t]):
+        if all(abs(t - c) >= 2 * window for c in chosen):
+            chosen.append(t)
+        if len(chosen) == count:
+            break
+    return sorted(chosen)
 
 
 def core_lines(function, *markers: str) -> str:
@@ -454,6 +565,18 @@ def core_lines(function, *markers: str) -> str:
 
 
 FAR_CORRELATION = 0.8  # the least correlation, past L, of RoPE's loss above the floor with its far attention
+
+
+def t5_last_bucket_start(model: TinyLM) -> int:
+    """The smallest offset δ = query − key that a causal T5 model puts in its last bucket, which
+    then takes every longer offset too (59 for 32 buckets and max_distance 64)."""
+    if not isinstance(model, TinyLM) or not isinstance(model.scheme, T5Bias) or model.scheme.bidirectional:
+        raise TypeError("model must be a causal TinyLM with the t5 scheme")
+    scheme = model.scheme
+    last = scheme.num_buckets - 1
+    offsets = torch.arange(scheme.max_distance + 1)
+    in_last = t5_bucket(-offsets, False, scheme.num_buckets, scheme.max_distance) == last
+    return int(offsets[in_last][0])
 
 
 def far_attention_correlation(run: ShortContextRun, far: torch.Tensor, name: str = "rope") -> float:

@@ -19,19 +19,32 @@ ID = "08.loss_by_position"
 
 def test_every_choice_of_the_prediction_gets_its_verdict():
     choices = get(PREDICT).choices
-    assert set(choices) == {"all", "relative", "biases", "no one"}
+    assert set(choices) == {"all", "relative", "biases", "alibi, t5 and none", "alibi only", "no one"}
     for choice in choices:
         result = H.check(PREDICT, choice)
-        assert result.passed == (choice == "biases"), (choice, result.message)
-    assert H.check(PREDICT, " Biases ").passed
+        assert result.passed == (choice == "alibi only"), (choice, result.message)
+    assert H.check(PREDICT, " Alibi only ").passed
     assert H.check(PREDICT, "alibi").status == "failed"
     assert H.check(PREDICT, None).status == "not attempted"
 
 
-def test_the_question_uses_the_lessons_tolerance_for_flat():
+def test_the_question_uses_the_lessons_tolerance_and_bands():
     from helpers.measure import l08_train_short_test_long as M
 
-    assert f"less than {M.RISE} nats" in get(PREDICT).question
+    question = get(PREDICT).question
+    assert f"within {M.RISE} nats" in question and f"positions {M.BAND_START} … L−1" in question
+    assert all(band in question for band in M.BAND_NAMES[1:])
+
+
+def test_the_right_answer_is_what_every_seed_measured():
+    """The schemes whose rise stayed within ±RISE in every band past L, for every seed of the stored
+    summary, are exactly the ones the right answer names."""
+    from helpers.measure import l08_train_short_test_long as M
+
+    rises = M.SEED_SPREAD["rises"]
+    assert set(rises) == set(M.TRAINED_SCHEMES)
+    flat = {name for name, bands in rises.items() if all(-M.RISE <= lo and hi <= M.RISE for lo, hi in bands.values())}
+    assert flat == {"alibi"}
 
 
 def loop_loss(logits, targets):
