@@ -78,6 +78,34 @@ def _no_minus(logits, targets):
     return F.log_softmax(logits, dim=-1).gather(-1, targets[..., None])[..., 0].mean(0)
 
 
+def _probability(logits, targets):
+    return -F.softmax(logits, dim=-1).gather(-1, targets[..., None])[..., 0].mean(0)
+
+
+def _raw_logit(logits, targets):
+    return -logits.gather(-1, targets[..., None])[..., 0].mean(0)
+
+
+def _targets_shifted(logits, targets):
+    return _reference(logits[:, :-1], targets[:, 1:])
+
+
+def _over_sequences_axis(logits, targets):
+    return -F.log_softmax(logits, dim=0).gather(-1, targets[..., None])[..., 0].mean(0)
+
+
+def _in(dtype):
+    def losses(logits, targets):
+        return -F.log_softmax(logits.to(dtype), dim=-1).gather(-1, targets[..., None])[..., 0].float().mean(0)
+    return losses
+
+
+def _where(args, index) -> str:
+    logits = args[0]
+    t = index[0]
+    return f"position {t} of {logits.shape[1]} (the mean over the {logits.shape[0]} sequences' tokens at {t})"
+
+
 def _cases() -> list[Case]:
     g = torch.Generator().manual_seed(8)
     cases = []
@@ -109,6 +137,18 @@ implement(
                      "depend on the batch size."),
         "the minus sign is missing": (
             _no_minus, "the loss is −log p(target): negate the log-probability."),
+        "−probability instead of −log probability": (
+            _probability, "the loss is −log p(target): take the log of the softmax (F.log_softmax), not the "
+                          "probability itself."),
+        "the target's raw logit instead of its log-probability": (
+            _raw_logit, "normalise first: log p(target) = logit[target] − logsumexp(logits), which "
+                        "F.log_softmax(logits, dim=-1) gives."),
+        "targets shifted by one position": (
+            _targets_shifted, "logits[b, t] already scores targets[b, t] (the loader aligned them): do not shift "
+                              "either, so that every one of the n positions keeps its loss."),
+        "log-softmax over the sequences (dim 0)": (
+            _over_sequences_axis, "the softmax runs over the vocabulary, the last dimension: "
+                                  "F.log_softmax(logits, dim=-1)."),
     },
     hints=(
         "For every sequence b and position t the loss is −log softmax(logits[b, t])[targets[b, t]]; "
@@ -129,4 +169,10 @@ def my_loss_by_position(logits, targets):
 
 H.check("08.loss_by_position", my_loss_by_position)
 ''',
+    where=_where,
+    axes=("positions",),
+    half_why="The lesson reads differences of a few hundredths of a nat between positions, and float16 rounds a "
+             "loss of 3 by up to 10⁻³ and its exponentials overflow from logits of 11 on (e^11.1 > 65504); "
+             "bfloat16 rounds a loss of 3 by up to 8·10⁻³.",
+    half=(_in(torch.float16), _in(torch.bfloat16)),
 )

@@ -145,6 +145,18 @@ PROBE = [
                                                + [2 ** (-8 * h / (2 * _n0(n))) for h in range(1, n - _n0(n) + 1)]),
      "the extra heads take the first slopes of 2·n0 heads"),
     ("07.alibi_slopes", lambda n: torch.tensor(_alibi(n)).half(), HALF),
+    ("08.loss_by_position", lambda z, t: -torch.stack([torch.softmax(z[b], -1)[range(z.shape[1]), t[b]]
+                                                        for b in range(z.shape[0])]).mean(0),
+     "−probability instead of −log probability"),
+    ("08.loss_by_position", lambda z, t: -torch.take_along_dim(z, t[..., None], -1)[..., 0].mean(0),
+     "the target's raw logit instead of its log-probability"),
+    ("08.loss_by_position", lambda z, t: torch.nn.functional.cross_entropy(
+        z[:, :-1].reshape(-1, z.shape[-1]), t[:, 1:].reshape(-1), reduction="none").view(z.shape[0], -1).mean(0),
+     "targets shifted by one position"),
+    ("08.loss_by_position", lambda z, t: -torch.log_softmax(z, 0).gather(-1, t[..., None])[..., 0].mean(0),
+     "log-softmax over the sequences (dim 0)"),
+    ("08.loss_by_position", lambda z, t: torch.nn.functional.cross_entropy(
+        z.half().transpose(1, 2), t, reduction="none").float().mean(0), HALF),
     ("09.ntk_inv_freq", lambda d, base, f: _omega(d, f ** (d / (d - 2))), "×base missing (base' = factor^(d/(d−2)))"),
     ("09.ntk_inv_freq", lambda d, base, f: _omega(d, base * f ** (d / (d - 2)), sign=+1.0),
      "positive exponent, base'^(+2i/d)"),
