@@ -239,7 +239,7 @@ class Implement(Exercise):
         if not callable(answer):
             return self.failed(f"expected your function (the def my_… in this cell), got {describe_type(answer)}.")
         cases, expected, wrong = self.prepared()
-        raw, outputs, first = [], [], None
+        raw, outputs, first, failing = [], [], None, []
         for number, (case, want) in enumerate(zip(cases, expected, strict=True)):
             try:
                 got = answer(*_fresh(case.args))
@@ -258,14 +258,15 @@ class Implement(Exercise):
             problem = first_failure(want, got, rtol, atol, name=self.namer(case),
                                     dtype=self.dtype(case.args) if self.dtype is not None else None,
                                     device=_device(case.args))
-            if problem is not None and first is None:
-                first = (number, case, problem)
+            if problem is not None:
+                failing.append(number)
+                first = first or (number, case, problem)
         if first is None:
             return self.passed(f"your function matches the course's reference on all {len(cases)} cases "
                                f"(the lesson's sizes and the edge cases).")
         number, case, problem = first
         where = f'on case "{case.label}": {problem}.'
-        name = self.diagnose(cases, expected, wrong, outputs)
+        name = self.diagnose(cases, expected, wrong, outputs, failing)
         if name is not None:
             how_to_fix = self.mistakes[name][1]
             return self.failed(f"this is a known mistake: {name}.\nHow to fix it: {how_to_fix}\n"
@@ -297,8 +298,8 @@ class Implement(Exercise):
         # one wrong number is a multiple (and a shift) of any other: a relation needs two entries to show
         return found[0][1] if found and entries >= 2 else None
 
-    def diagnose(self, cases, expected, wrong, outputs) -> str | None:
-        """The catalogued mistake the answer's outputs make, or None."""
+    def diagnose(self, cases, expected, wrong, outputs, failing) -> str | None:
+        """The catalogued mistake the answer's outputs make, or None (``failing``: the cases it fails)."""
         tolerances = [self.tolerance(c) for c in cases]
         for name in self.mistakes:
             if name == HALF:
@@ -307,20 +308,27 @@ class Implement(Exercise):
                        for w, o, tol in zip(variant, outputs, tolerances, strict=True))
                    for variant in wrong[name]):
                 return name
-        if HALF in self.mistakes and self._half_precision(expected, wrong.get(HALF, []), outputs, tolerances):
+        if HALF in self.mistakes and self._half_precision(expected, wrong.get(HALF, []), outputs, tolerances,
+                                                          failing):
             return HALF
         return None
 
-    @staticmethod
-    def _half_precision(expected, emulations, outputs, tolerances) -> bool:
+    def _half_errors(self, expected, emulations) -> list[list[float] | None]:
+        """Each half-precision emulation's largest error on each case (None where it raised), computed once."""
+        if "half_errors" not in self._cache:
+            self._cache["half_errors"] = [
+                None if any(v is None or v.shape != e.shape for v, e in zip(variant, expected, strict=True))
+                else [_largest_error(e, v) for e, v in zip(expected, variant, strict=True)]
+                for variant in emulations]
+        return self._cache["half_errors"]
+
+    def _half_precision(self, expected, emulations, outputs, tolerances, failing) -> bool:
         if any(o is not None and o.dtype in HALF_DTYPES and e.is_floating_point()
                for e, o in zip(expected, outputs, strict=True)):
             return True
         if any(o is None or not e.is_floating_point() or o.shape != e.shape for e, o in zip(expected, outputs,
                                                                                                strict=True)):
             return False
-        failing = [k for k, (e, o, tol) in enumerate(zip(expected, outputs, tolerances, strict=True))
-                   if not close(e, o, *tol)]
         if not failing:
             return False
         for half in HALF_DTYPES:  # computed in half precision, then cast back: every value a half number,
@@ -330,14 +338,16 @@ class Implement(Exercise):
                    and not bool((expected[k] == expected[k].to(half).to(expected[k].dtype)).all())
                    for k in failing):
                 return True
-        for variant in emulations:  # the error a half-precision computation makes, within a factor of 8
-            if any(v is None for v in variant):
+        mine = None
+        for variant, theirs in zip(emulations, self._half_errors(expected, emulations), strict=True):
+            # the error a half-precision computation makes, within a factor of 8, failing where it fails
+            if theirs is None:
                 continue
-            errors = [(_largest_error(e, o), _largest_error(e, v))
-                      for e, o, v in zip(expected, outputs, variant, strict=True)]
-            if all(mine <= 8 * theirs + tol[1] + tol[0] * float(e.abs().max()) for (mine, theirs), e, tol
-                   in zip(errors, expected, tolerances, strict=True)) and \
-                    all(errors[k][0] >= errors[k][1] / 8 for k in failing) and \
+            if mine is None:
+                mine = [_largest_error(e, o) for e, o in zip(expected, outputs, strict=True)]
+            if all(m <= 8 * t + tol[1] + tol[0] * float(e.abs().max()) for m, t, e, tol
+                   in zip(mine, theirs, expected, tolerances, strict=True)) and \
+                    all(mine[k] >= theirs[k] / 8 for k in failing) and \
                     all(not close(expected[k], variant[k], *tolerances[k]) for k in failing):
                 return True
         return False
