@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "helpers"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 LESSON_MODULE = re.compile(r"l(\d\d)_\w+")
+STORED_TABLE = re.compile(r"l(\d\d)_seed_spread")  # measure/lNN_seed_spread.py: written by benchmarks/
 
 STATE_SCRIPT = """
 import importlib, json, pkgutil, random, sys
@@ -94,12 +95,18 @@ def test_measurements_need_no_figures_or_widgets(path):
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_lesson_module_imports_no_other_lesson(path):
     match = LESSON_MODULE.fullmatch(path.stem)
+    stored = STORED_TABLE.fullmatch(path.stem)
+    if stored is not None:  # a lesson's stored seed table, written by its benchmark: data, no imports of lessons
+        assert any(n.stem.startswith(stored.group(1) + "_") for n in NOTEBOOKS), f"{path.name}: no lesson {stored.group(1)}"
+        assert not [n for n in imported(path) if LESSON_MODULE.fullmatch(n.rsplit(".", 1)[-1])], \
+            f"{path.name} imports a lesson's module"
+        return
     if match is None:
         assert path.parent.name == "measure" and path.stem == "common", f"{path.name}: not named lNN_<lesson>"
         return
     assert any(n.stem == path.stem[1:] for n in NOTEBOOKS), f"{path.name}: no notebook {path.stem[1:]}.ipynb"
     others = sorted(n for n in imported(path) if LESSON_MODULE.fullmatch(n.rsplit(".", 1)[-1])
-                    and n.rsplit(".", 1)[-1] != path.stem)
+                    and n.rsplit(".", 1)[-1] not in (path.stem, path.stem[:3] + "_seed_spread"))
     assert not others, f"{path.name} imports another lesson's module: {others}"
 
 
