@@ -97,7 +97,8 @@ def test_a_lesson_module_imports_no_other_lesson(path):
     match = LESSON_MODULE.fullmatch(path.stem)
     stored = STORED_TABLE.fullmatch(path.stem)
     if stored is not None:  # a lesson's stored seed table, written by its benchmark: data, no imports of lessons
-        assert any(n.stem.startswith(stored.group(1) + "_") for n in NOTEBOOKS), f"{path.name}: no lesson {stored.group(1)}"
+        lesson = stored.group(1)
+        assert any(n.stem.startswith(lesson + "_") for n in NOTEBOOKS), f"{path.name}: no lesson {lesson}"
         assert not [n for n in imported(path) if LESSON_MODULE.fullmatch(n.rsplit(".", 1)[-1])], \
             f"{path.name} imports a lesson's module"
         return
