@@ -15,7 +15,7 @@ claim functions the lesson asserts:
 
 It prints every seed's numbers, each claim per seed and whether it held for every seed, and the
 range over the seeds of the numbers the lesson quotes. With ``--write`` it stores that summary in
-``helpers/measure/l08_seed_spread.py``, which the lesson loads and prints. Run it with the
+``helpers/measure/l08_train_short_test_long/seed_spread.py``, which the lesson loads and prints. Run it with the
 machine's fast kernels and, where time allows, again with PyTorch's portable ones:
 
     nice python benchmarks/seed_spread.py [--seeds 0,1,2,3,4] [--workers 2] [--cache runs.pt] [--write]
@@ -47,7 +47,7 @@ from helpers.measure import l08_train_short_test_long as M  # noqa: E402
 SETTINGS = H.SHORT_CONTEXT
 L = SETTINGS.length
 PROBED = ("none", "sinusoidal", "untrained none")
-TABLE = ROOT / "helpers" / "measure" / "l08_seed_spread.py"
+TABLE = ROOT / "helpers" / "measure" / "l08_train_short_test_long" / "seed_spread.py"
 
 
 def train_seed(seed: int, progress: bool, workers: int) -> dict:
