@@ -6,6 +6,8 @@ Importing this package imports every ``lNN_*`` module in it, and each module reg
 explorers in :data:`helpers.live.REGISTRY`; the builders are then attributes of this package.
 
 How to add one: see :mod:`helpers.live.registry`.
+
+``explorers.browser`` holds the explorers drawn by the browser (anywidgets), outside the registry.
 """
 
 import importlib
@@ -13,6 +15,7 @@ import pkgutil
 import re
 
 from ..live.registry import REGISTRY
+from . import browser  # noqa: F401 (explorers drawn by the browser: not registered)
 
 
 def _import_lesson_modules() -> None:

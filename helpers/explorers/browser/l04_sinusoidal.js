@@ -1,0 +1,423 @@
+// Lesson 04's sinusoidal explorer, computed and drawn by the browser (an anywidget ES module).
+//
+// The table follows the course's convention (helpers.encodings.sinusoidal):
+//   omega_i = base^(-2i / d_model),  PE[p, 2i] = sin(p * omega_i),  PE[p, 2i + 1] = cos(p * omega_i).
+// Sliders change the model's values and the picture is redrawn here, at once: nothing waits for
+// a kernel. Where a kernel is attached, the new values are sent to it as well.
+//
+// What a test can read (the table as drawn): the widget's root element (class "pe-sinusoidal")
+// carries data-pe-id, data-d-model, data-position, data-length, data-base and data-draws (how many
+// times it has been drawn), and globalThis.__pe_tables[data-pe-id] holds the last table drawn:
+// {d_model, position, length, base, table (a Float64Array, row by row), image (a canvas of
+// d_model x length pixels, one per entry, in the heatmap's colours), draw_ms}.
+//
+// No imports: the same text runs in JupyterLab, Colab and VS Code through anywidget, and on the
+// course's web site, where the saved output mounts it on stubModel() without a kernel.
+
+// Matplotlib's RdBu_r (the course's heatmap): ColorBrewer's eleven RdBu colours, blue at -1, red at +1
+const RDBU_R = [
+  [5, 48, 97], [33, 102, 172], [67, 147, 195], [146, 197, 222], [209, 229, 240], [247, 247, 247],
+  [253, 219, 199], [244, 165, 130], [214, 96, 77], [178, 24, 43], [103, 0, 31],
+];
+const LUT_SIZE = 256;
+const LUT = (() => {
+  const lut = new Uint8ClampedArray(LUT_SIZE * 3);
+  for (let k = 0; k < LUT_SIZE; k++) {
+    const x = (k / (LUT_SIZE - 1)) * (RDBU_R.length - 1);
+    const j = Math.min(Math.floor(x), RDBU_R.length - 2);
+    const f = x - j;
+    for (let c = 0; c < 3; c++) lut[3 * k + c] = Math.round(RDBU_R[j][c] * (1 - f) + RDBU_R[j + 1][c] * f);
+  }
+  return lut;
+})();
+
+const SIN_COLOUR = "#1f77b4"; // matplotlib's tab:blue and tab:orange, as the kernel-drawn explorer
+const COS_COLOUR = "#ff7f0e";
+const INK = "#222";
+const FONT = '"DejaVu Sans", "Helvetica Neue", Arial, sans-serif';
+
+export const LIMITS = {
+  d_model: { min: 2, max: 1024, step: 2 },
+  length: { min: 8, max: 1024, step: 8 },
+  log10_base: { min: 1, max: 6, step: 0.05 },
+};
+
+/** The (length x d_model) sinusoidal table, row by row, in double precision. */
+export function sinusoidalTable(length, dModel, base) {
+  const half = dModel / 2;
+  const omega = new Float64Array(half);
+  for (let i = 0; i < half; i++) omega[i] = Math.pow(base, (-2 * i) / dModel);
+  const table = new Float64Array(length * dModel);
+  for (let p = 0; p < length; p++) {
+    const row = p * dModel;
+    for (let i = 0; i < half; i++) {
+      const angle = p * omega[i];
+      table[row + 2 * i] = Math.sin(angle);
+      table[row + 2 * i + 1] = Math.cos(angle);
+    }
+  }
+  return table;
+}
+
+/** The heatmap's colour of a value (clipped to -1..1), as [r, g, b]: Matplotlib's 256-entry RdBu_r. */
+export function colourOf(value) {
+  const x = (Math.min(Math.max(value, -1), 1) + 1) / 2;
+  const k = Math.min(Math.floor(x * LUT_SIZE), LUT_SIZE - 1);
+  return [LUT[3 * k], LUT[3 * k + 1], LUT[3 * k + 2]];
+}
+
+/** A model with anywidget's interface (get, set, on, off, save_changes, send) and no kernel behind it. */
+export function stubModel(state) {
+  const values = { ...state };
+  const handlers = new Map();
+  return {
+    get: (name) => values[name],
+    set(name, value) {
+      if (values[name] === value) return;
+      values[name] = value;
+      for (const handler of handlers.get(`change:${name}`) || []) handler();
+    },
+    on(event, handler) {
+      if (!handlers.has(event)) handlers.set(event, []);
+      handlers.get(event).push(handler);
+    },
+    off(event, handler) {
+      if (!event) return handlers.clear();
+      handlers.set(event, (handlers.get(event) || []).filter((h) => h !== handler));
+    },
+    save_changes() {},
+    send() {},
+  };
+}
+
+/** A number as a reader would write it: 10 000, 1 000 000, 17.8, 3.16. */
+export function formatBase(base) {
+  if (base >= 1000) {
+    const rounded = Number(base.toPrecision(3));
+    return Math.round(rounded).toString().replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+  }
+  return Number(base.toPrecision(3)).toString();
+}
+
+/** Up to about `count` round tick values between lo and hi (integers when `integer`). */
+function ticks(lo, hi, count, integer) {
+  const span = hi - lo;
+  if (span <= 0) return [lo];
+  const raw = span / count;
+  const power = Math.pow(10, Math.floor(Math.log10(raw)));
+  let step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) || 10 * power;
+  if (integer) step = Math.max(1, Math.round(step));
+  const out = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push(Number(t.toFixed(6)));
+  return out;
+}
+
+const STYLE = `
+.pe-sinusoidal { font-family: ${FONT}; color: ${INK}; max-width: 900px; }
+.pe-sinusoidal .pe-controls { display: flex; flex-wrap: wrap; gap: 6px 22px; margin: 4px 0 6px; }
+.pe-sinusoidal label { display: inline-flex; align-items: center; gap: 8px; font-size: 14px; white-space: nowrap; }
+.pe-sinusoidal input[type=range] { width: 170px; margin: 0; }
+.pe-sinusoidal output { display: inline-block; min-width: 5.5em; font-variant-numeric: tabular-nums; }
+.pe-sinusoidal canvas { display: block; width: 100%; }
+`;
+
+const CONTROLS = [
+  { name: "d_model", label: "d_model" },
+  { name: "position", label: "position" },
+  { name: "length", label: "length" },
+  { name: "base", label: "base" },
+];
+
+function render({ model, el }) {
+  const registry = (globalThis.__pe_tables = globalThis.__pe_tables || {});
+  globalThis.__pe_next_id = (globalThis.__pe_next_id || 0) + 1;
+  const id = `pe-sinusoidal-${globalThis.__pe_next_id}`;
+
+  const root = document.createElement("div");
+  root.className = "pe-sinusoidal";
+  root.dataset.peId = id;
+  root.dataset.draws = "0";
+  const style = document.createElement("style");
+  style.textContent = STYLE;
+  const bar = document.createElement("div");
+  bar.className = "pe-controls";
+  const canvas = document.createElement("canvas");
+  canvas.setAttribute("role", "img");
+  root.append(style, bar, canvas);
+  el.appendChild(root);
+
+  const inputs = {};
+  const outputs = {};
+  for (const { name, label } of CONTROLS) {
+    const wrap = document.createElement("label");
+    const text = document.createElement("span");
+    text.textContent = label;
+    const input = document.createElement("input");
+    input.type = "range";
+    input.name = name;
+    input.setAttribute("aria-label", label);
+    const output = document.createElement("output");
+    wrap.append(text, input, output);
+    bar.appendChild(wrap);
+    inputs[name] = input;
+    outputs[name] = output;
+  }
+  const d = LIMITS.d_model, n = LIMITS.length, b = LIMITS.log10_base;
+  Object.assign(inputs.d_model, { min: d.min, max: d.max, step: d.step });
+  Object.assign(inputs.length, { min: n.min, max: n.max, step: n.step });
+  Object.assign(inputs.position, { min: 0, step: 1 });
+  Object.assign(inputs.base, { min: b.min, max: b.max, step: b.step });
+
+  const current = () => ({
+    d_model: model.get("d_model"), position: model.get("position"),
+    length: model.get("length"), base: model.get("base"),
+  });
+
+  function showValues(v) {
+    inputs.position.max = v.length - 1;
+    for (const name of ["d_model", "position", "length"]) {
+      if (Number(inputs[name].value) !== v[name]) inputs[name].value = v[name];
+      outputs[name].textContent = String(v[name]);
+    }
+    const log = Math.log10(v.base);
+    if (Math.abs(Number(inputs.base.value) - log) > 1e-9) inputs.base.value = log;
+    outputs.base.textContent = formatBase(v.base);
+    inputs.base.setAttribute("aria-valuetext", formatBase(v.base));
+  }
+
+  // Moving a slider: the model changes here, and its change handler below draws the picture before
+  // the browser's next frame.
+  function onInput(name) {
+    const input = inputs[name];
+    if (name === "base") {
+      model.set("base", Number(Math.pow(10, Number(input.value)).toPrecision(12)));
+    } else {
+      const value = Math.round(Number(input.value));
+      model.set(name, value);
+      if (name === "length" && model.get("position") > value - 1) model.set("position", value - 1);
+    }
+    model.save_changes();
+  }
+  const listeners = CONTROLS.map(({ name }) => {
+    const listener = () => onInput(name);
+    inputs[name].addEventListener("input", listener);
+    return [name, listener];
+  });
+
+  // One draw after all the changes of a move (a shorter length moves the position too), whether they
+  // come from a slider here or from Python
+  let pending = false;
+  const onModelChange = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      draw();
+    });
+  };
+  for (const { name } of CONTROLS) model.on(`change:${name}`, onModelChange);
+
+  let cached = null; // the last table and its picture, reused while only the position moves
+  function tableFor(v) {
+    if (!cached || cached.d_model !== v.d_model || cached.length !== v.length || cached.base !== v.base) {
+      const table = sinusoidalTable(v.length, v.d_model, v.base);
+      const image = document.createElement("canvas");
+      image.width = v.d_model;
+      image.height = v.length;
+      const ctx = image.getContext("2d");
+      const pixels = ctx.createImageData(v.d_model, v.length);
+      for (let k = 0; k < table.length; k++) {
+        const [r, g, bl] = colourOf(table[k]);
+        pixels.data[4 * k] = r;
+        pixels.data[4 * k + 1] = g;
+        pixels.data[4 * k + 2] = bl;
+        pixels.data[4 * k + 3] = 255;
+      }
+      ctx.putImageData(pixels, 0, 0);
+      cached = { d_model: v.d_model, length: v.length, base: v.base, table, image };
+    }
+    return cached;
+  }
+
+  function draw() {
+    const start = performance.now();
+    const v = current();
+    if (v.position > v.length - 1) v.position = v.length - 1;
+    showValues(v);
+    const { table, image } = tableFor(v);
+
+    const width = Math.max(520, Math.min(900, Math.round(root.clientWidth || 860)));
+    const height = 350;
+    const ratio = globalThis.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+      canvas.width = Math.round(width * ratio);
+      canvas.height = Math.round(height * ratio);
+      canvas.style.height = `${height}px`;
+      canvas.style.maxWidth = `${width}px`;
+    }
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, width, height);
+    ctx.font = `13px ${FONT}`;
+    ctx.fillStyle = INK;
+    ctx.strokeStyle = INK;
+
+    // left: the table as a heatmap, the chosen position's row marked
+    const heat = { x: 66, y: 36, w: Math.round(width * 0.44), h: height - 36 - 56 };
+    ctx.imageSmoothingEnabled = v.d_model > heat.w * ratio || v.length > heat.h * ratio; // average when shrinking
+    ctx.imageSmoothingQuality = "high";
+    ctx.drawImage(image, heat.x, heat.y, heat.w, heat.h);
+    ctx.lineWidth = 1;
+    ctx.strokeRect(heat.x - 0.5, heat.y - 0.5, heat.w + 1, heat.h + 1);
+    const rowY = heat.y + ((v.position + 0.5) / v.length) * heat.h;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(heat.x, rowY);
+    ctx.lineTo(heat.x + heat.w, rowY);
+    ctx.stroke();
+    ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    ctx.fillText(`PE: ${v.length} positions \u00d7 ${v.d_model} dims, base ${formatBase(v.base)}`,
+      heat.x + heat.w / 2, 22);
+    axisTicks(ctx, ticks(0, v.d_model - 1, 5, true), (t) => heat.x + ((t + 0.5) / v.d_model) * heat.w,
+      heat.y + heat.h, "x");
+    axisTicks(ctx, ticks(0, v.length - 1, 5, true), (t) => heat.y + ((t + 0.5) / v.length) * heat.h, heat.x, "y");
+    ctx.fillText("dimension", heat.x + heat.w / 2, heat.y + heat.h + 42);
+    ctx.save();
+    ctx.translate(16, heat.y + heat.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.fillText("position", 0, 0);
+    ctx.restore();
+
+    // the colour bar, -1 to 1
+    const bar = { x: heat.x + heat.w + 12, y: heat.y, w: 12, h: heat.h };
+    for (let k = 0; k < bar.h; k++) {
+      const [r, g, bl] = colourOf(1 - (2 * (k + 0.5)) / bar.h);
+      ctx.fillStyle = `rgb(${r},${g},${bl})`;
+      ctx.fillRect(bar.x, bar.y + k, bar.w, 1);
+    }
+    ctx.fillStyle = INK;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(bar.x - 0.5, bar.y - 0.5, bar.w + 1, bar.h + 1);
+    ctx.textAlign = "left";
+    ctx.textBaseline = "middle";
+    for (const t of [-1, 0, 1]) ctx.fillText(String(t).replace("-", "\u2212"), bar.x + bar.w + 5, bar.y + ((1 - t) / 2) * bar.h);
+
+    // right: the chosen position's vector, sines at even dimensions, cosines at odd ones
+    const plot = { x: bar.x + bar.w + 62, y: heat.y + 26, h: heat.h - 26 };
+    plot.w = width - plot.x - 14;
+    let squares = 0;
+    const row = v.position * v.d_model;
+    for (let k = 0; k < v.d_model; k++) squares += table[row + k] * table[row + k];
+    ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    ctx.fillText(`the vector PE[${v.position}]   (norm ${Number(Math.sqrt(squares).toPrecision(3))} = \u221a(d/2))`,
+      plot.x + plot.w / 2, 22);
+    const px = (k) => plot.x + ((k + 0.5) / v.d_model) * plot.w;
+    const py = (y) => plot.y + ((1.15 - y) / 2.3) * plot.h;
+    ctx.strokeStyle = "#bbb";
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(plot.x, py(0));
+    ctx.lineTo(plot.x + plot.w, py(0));
+    ctx.stroke();
+    for (const [offset, colour] of [[0, SIN_COLOUR], [1, COS_COLOUR]]) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash(offset ? [5, 3] : []);
+      ctx.beginPath();
+      for (let k = offset; k < v.d_model; k += 2) {
+        const x = px(k), y = py(table[row + k]);
+        if (k === offset) ctx.moveTo(x, y);
+        else ctx.lineTo(x, y);
+      }
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    ctx.strokeStyle = INK;
+    ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
+    axisTicks(ctx, ticks(0, v.d_model - 1, 5, true), px, plot.y + plot.h, "x");
+    axisTicks(ctx, [-1, 0, 1], py, plot.x, "y");
+    ctx.fillStyle = INK;
+    ctx.textAlign = "center";
+    ctx.fillText("dimension", plot.x + plot.w / 2, plot.y + plot.h + 42);
+    // the legend above the curves, never on them
+    legend(ctx, plot.x + 4, heat.y + 8, [[SIN_COLOUR, [], "sin (dims 0, 2, 4, \u2026)"],
+      [COS_COLOUR, [5, 3], "cos (dims 1, 3, 5, \u2026)"]]);
+
+    canvas.setAttribute("aria-label", `Sinusoidal table, ${v.length} positions by ${v.d_model} dimensions, `
+      + `base ${formatBase(v.base)}; row ${v.position} marked and drawn on the right`);
+    const drawMs = performance.now() - start;
+    registry[id] = { ...v, table, image, draw_ms: drawMs };
+    Object.assign(root.dataset, {
+      dModel: v.d_model, position: v.position, length: v.length, base: v.base,
+      drawMs: drawMs.toFixed(2), draws: String(Number(root.dataset.draws) + 1),
+    });
+  }
+
+  const resize = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
+    const width = Math.max(520, Math.min(900, Math.round(root.clientWidth || 860)));
+    if (Math.round(width * (globalThis.devicePixelRatio || 1)) !== canvas.width) draw();
+  });
+  if (resize) resize.observe(root);
+  draw();
+
+  return () => {
+    for (const [name, listener] of listeners) inputs[name].removeEventListener("input", listener);
+    for (const { name } of CONTROLS) model.off(`change:${name}`, onModelChange);
+    if (resize) resize.disconnect();
+    delete registry[id];
+  };
+}
+
+function axisTicks(ctx, values, at, edge, axis) {
+  ctx.fillStyle = INK;
+  ctx.strokeStyle = INK;
+  ctx.lineWidth = 1;
+  ctx.font = `12px ${FONT}`;
+  for (const t of values) {
+    const p = at(t);
+    ctx.beginPath();
+    if (axis === "x") {
+      ctx.moveTo(p, edge);
+      ctx.lineTo(p, edge + 4);
+      ctx.stroke();
+      ctx.textAlign = "center";
+      ctx.textBaseline = "top";
+      ctx.fillText(String(t).replace("-", "\u2212"), p, edge + 7);
+    } else {
+      ctx.moveTo(edge, p);
+      ctx.lineTo(edge - 4, p);
+      ctx.stroke();
+      ctx.textAlign = "right";
+      ctx.textBaseline = "middle";
+      ctx.fillText(String(t).replace("-", "\u2212"), edge - 7, p);
+    }
+  }
+  ctx.font = `13px ${FONT}`;
+  ctx.textBaseline = "alphabetic";
+}
+
+function legend(ctx, x, y, entries) {
+  ctx.font = `12px ${FONT}`;
+  ctx.textAlign = "left";
+  ctx.textBaseline = "middle";
+  for (const [colour, dash, text] of entries) {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash(dash);
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(x + 22, y);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = INK;
+    ctx.fillText(text, x + 28, y);
+    x += 28 + ctx.measureText(text).width + 22;
+  }
+  ctx.font = `13px ${FONT}`;
+  ctx.textBaseline = "alphabetic";
+}
+
+export default { render };

@@ -1,0 +1,178 @@
+"""Lesson 04's sinusoidal explorer, computed and drawn by the browser (an anywidget).
+
+The kernel-drawn explorer (:func:`helpers.explorers.sinusoidal_explorer`) sends every slider move
+to Python, which recomputes the table, redraws a Matplotlib figure and sends a picture back. This
+one ships its JavaScript (``l04_sinusoidal.js``, beside this file) to the browser once: the script
+computes the table itself, PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i) with
+ω_i = base^(−2i/d_model) as :func:`helpers.sinusoidal` does, and draws it on a canvas, so a move
+never waits for the kernel. The values are still sent to Python (``widget.d_model`` and the others
+follow the sliders), and setting them from Python moves the sliders.
+
+The same script runs where no kernel does. The saved output carries, beside the widget view:
+
+* ``text/html``: the script inlined in a ``<script type="module">`` that mounts it on a model
+  without a kernel (its ``stubModel``), so a static page that runs scripts (the course's web
+  site) shows the live explorer, and a still picture with a line of text for pages that run
+  none (GitHub, nbviewer, an untrusted notebook);
+* ``image/png``: the same still picture, drawn by Matplotlib.
+
+What a test can read from the page: the widget's root element (class ``pe-sinusoidal``) carries
+``data-pe-id``, ``data-d-model``, ``data-position``, ``data-length``, ``data-base`` and
+``data-draws`` (how many times it has drawn), and ``globalThis.__pe_tables[<data-pe-id>]`` holds
+the table last drawn: ``{d_model, position, length, base, table, image, draw_ms}``, ``table`` a
+Float64Array of length × d_model numbers row by row, ``image`` a canvas with one pixel per entry
+in the heatmap's colours (Matplotlib's RdBu_r, −1 to 1).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import re
+import uuid
+from pathlib import Path
+
+import anywidget
+import traitlets
+from IPython.display import display
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ...live import IntRange
+from ...measure.l04_sinusoidal import sinusoidal_snapshot
+from ...plots import COURSE_DPI, heatmap
+from ..l04_sinusoidal import BASE, D_MODEL
+
+ESM_PATH = Path(__file__).with_suffix(".js")
+ESM = ESM_PATH.read_text(encoding="utf-8")
+LENGTH = IntRange("length", 8, 1024, step=8)
+# the script is inlined in an HTML page: nothing in it may end the <script> element or open a comment
+if re.search(r"</script|<!--", ESM, flags=re.I):
+    raise RuntimeError(f"{ESM_PATH.name} cannot be inlined in a <script> element")
+
+
+def _position_range(length: int) -> IntRange:
+    return IntRange("position", 0, length - 1)
+
+
+class SinusoidalExplorer(anywidget.AnyWidget):
+    """The widget: four values shared with the browser, each checked as the builder checks it."""
+
+    _esm = ESM
+    d_model = traitlets.Int(128).tag(sync=True)
+    position = traitlets.Int(20).tag(sync=True)
+    length = traitlets.Int(128).tag(sync=True)
+    base = traitlets.Float(10000.0).tag(sync=True)
+
+    @traitlets.validate("d_model")
+    def _check_d_model(self, proposal):
+        return D_MODEL.check("d_model", proposal["value"])
+
+    @traitlets.validate("length")
+    def _check_length(self, proposal):
+        return LENGTH.check("length", proposal["value"])
+
+    @traitlets.validate("position")
+    def _check_position(self, proposal):
+        return _position_range(self.length).check("position", proposal["value"])
+
+    @traitlets.validate("base")
+    def _check_base(self, proposal):
+        return BASE.check("base", proposal["value"])
+
+    @traitlets.observe("length")
+    def _follow_length(self, change) -> None:
+        """The position slider ends at length − 1: a shorter length moves the position with it."""
+        if self.position > self.length - 1:
+            self.position = self.length - 1
+
+    def values(self) -> dict:
+        return {"d_model": self.d_model, "position": self.position, "length": self.length, "base": self.base}
+
+    def still_png(self) -> bytes:
+        """The explorer at its current values as a picture, drawn by Matplotlib (for pages that run no script)."""
+        return _still_png(**self.values())
+
+    def static_html(self, png: bytes | None = None) -> str:
+        """The explorer as a self-contained HTML fragment: the still picture and a line of text, which
+        the inlined script replaces by the live explorer where scripts run. Nothing is loaded from
+        anywhere: the page needs no kernel and no network."""
+        png = self.still_png() if png is None else png
+        values = self.values()
+        host = f"pe-sinusoidal-static-{uuid.uuid4().hex[:12]}"
+        settings = (f"d_model {values['d_model']}, position {values['position']}, length {values['length']}, "
+                    f"base {values['base']:g}")
+        picture = base64.b64encode(png).decode("ascii")
+        mount = (
+            "{\n"
+            f"  const host = document.getElementById({json.dumps(host)});\n"
+            "  for (const fallback of host.querySelectorAll('.pe-fallback')) fallback.remove();\n"
+            f"  render({{ model: stubModel({json.dumps(values)}), el: host }});\n"
+            "}\n"
+        )
+        return (
+            f'<div id="{host}" class="pe-sinusoidal-static">\n'
+            f'<div class="pe-fallback"><img src="data:image/png;base64,{picture}" style="max-width: 100%" '
+            f'alt="{html.escape("The sinusoidal table at " + settings)}">\n'
+            f"<p><em>The explorer drawn by your browser, at {html.escape(settings)}. Its sliders move where "
+            "the page runs its script (the course's web site), or in Jupyter once the cell has run.</em></p>"
+            "</div>\n</div>\n"
+            f'<script type="module">\n{ESM}\n{mount}</script>\n'
+        )
+
+    def _repr_mimebundle_(self, **kwargs):
+        data, metadata = super()._repr_mimebundle_(**kwargs)  # the widget view (and Colab's metadata)
+        png = self.still_png()
+        values = self.values()
+        data["text/plain"] = (f"<explorer drawn by the browser: d_model {values['d_model']}, position "
+                              f"{values['position']}, length {values['length']}, base {values['base']:g}>")
+        data["image/png"] = base64.b64encode(png).decode("ascii")
+        data["text/html"] = self.static_html(png)
+        return data, metadata
+
+    def _ipython_display_(self) -> None:
+        # ipywidgets 7 (Colab) displays a widget through this method: send the same bundle
+        data, metadata = self._repr_mimebundle_()
+        display(data, metadata=metadata, raw=True)
+
+
+def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 128,
+                        base: float = 10000.0) -> SinusoidalExplorer:
+    """The sinusoidal table (length × d_model, the chosen position's row marked) and that row as
+    curves, with sliders over d_model (even, 2–1024), the position (0 to length − 1, following the
+    length), the length (8–1024, in steps of 8) and the base (10 to 10⁶, on a log scale), all
+    computed and drawn by the browser. See the module's docstring for what the page exposes."""
+    d_model = D_MODEL.check("d_model", d_model)
+    length = LENGTH.check("length", length)
+    position = _position_range(length).check("position", position)
+    base = BASE.check("base", base)
+    return SinusoidalExplorer(d_model=d_model, position=position, length=length, base=base)
+
+
+def _still_png(d_model: int, position: int, length: int, base: float) -> bytes:
+    """The browser's picture, drawn by Matplotlib: the heatmap with the row marked, and the row."""
+    s = sinusoidal_snapshot(d_model, position, length, base)
+    pe = s.table.numpy()
+    fig = Figure(figsize=(9, 3.6), dpi=COURSE_DPI)
+    FigureCanvasAgg(fig)
+    grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.15), wspace=0.32, left=0.08, right=0.98, top=0.84, bottom=0.16)
+    ax_map, ax_vec = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
+    im = heatmap(ax_map, pe, colorbar=False, xlabel="dimension", ylabel="position")
+    fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, ticks=[-1, 0, 1])
+    ax_map.axhline(position, color="black", linewidth=1.6)
+    ax_map.set_title(f"PE: {length} positions × {d_model} dims, base {base:g}", fontsize=10)
+    dims = range(d_model)
+    ax_vec.plot(dims[0::2], pe[position, 0::2], color="tab:blue", linewidth=1.2, label="sin (dims 0, 2, 4, …)")
+    ax_vec.plot(dims[1::2], pe[position, 1::2], color="tab:orange", linewidth=1.2, linestyle="--",
+                label="cos (dims 1, 3, 5, …)")
+    ax_vec.set_ylim(-1.15, 1.15)
+    ax_vec.set_yticks([-1, 0, 1])
+    ax_vec.set_xlabel("dimension")
+    ax_vec.set_title(f"the vector PE[{position}]   (norm {s.norm:.3g} = √(d/2))", fontsize=10, pad=22)
+    ax_vec.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=9, frameon=False,
+                  borderaxespad=0.1)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
