@@ -1,8 +1,9 @@
 """Lesson 07's exercises (notebooks/07_learned_and_relative.ipynb), in the order the notebook asks them.
 
-07.alibi_slopes (implement): my_alibi_slopes(n_heads) → (n_heads,). For n a power of two the slopes are
-2^(−8h/n), h = 1 … n; otherwise those of the largest power of two n0 < n, then the first n − n0 of the
-odd-indexed slopes (1st, 3rd, …) of 2·n0 heads.
+07.alibi_slopes (implement): my_alibi_slopes(n_heads) → (n_heads,). The task gives the power-of-two rule
+2^(−8h/n), h = 1 … n, and the five properties the rule for any n was made to have; the learner finds the
+rule they pin down (the published one): those of the largest power of two n0 ≤ n, then the first n − n0 of
+the odd-indexed slopes (1st, 3rd, …) of 2·n0 heads. A wrong answer is told which property it lacks.
 
 07.t5_bucket (implement): my_t5_bucket(relative_position, bidirectional, num_buckets, max_distance) →
 integer bucket ids of the same shape, relative_position = key − query. Distances below num_buckets/2
@@ -255,6 +256,53 @@ def _alibi_where(args, index) -> str:
     return f"head {h} of {n} (counted from 0; {part})"
 
 
+def _same_slope(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-5 * abs(b)
+
+
+def _power(n: int, h: int) -> str:
+    """The slope of head h (from 1) of n heads, written 2^(−8h/n) = value."""
+    return f"2^(−{8 * h}/{n}) = {2.0 ** (-8.0 * h / n):.4g}"
+
+
+def _alibi_explain(args, output) -> str | None:
+    """Which of the task's five properties the learner's slopes have, and the first they lack."""
+    n = args[0]
+    got = [float(v) for v in output.to(torch.float64).flatten()]
+    if len(got) != n or not all(math.isfinite(v) and v > 0 for v in got):
+        return None
+    n0 = 2 ** int(math.log2(n))
+    if n == n0:
+        for h, v in enumerate(got):
+            if not _same_slope(v, 2.0 ** (-8.0 * (h + 1) / n)):
+                return (f"{n} is a power of two, where the rule must be 2^(−8h/n) itself (property 1): head {h} "
+                        f"should have {_power(n, h + 1)}, yours has {v:.4g}.")
+        return None
+    for h in range(n0):
+        if not _same_slope(got[h], 2.0 ** (-8.0 * (h + 1) / n0)):
+            return (f"with {n} heads, heads 0–{n0 - 1} must keep the slopes of {n0} heads (property 2): head {h} "
+                    f"should keep {_power(n0, h + 1)}, yours has {got[h]:.4g}.")
+    held = f"heads 0–{n0 - 1} keep the slopes of {n0} heads (property 2 holds)"
+    for b in range(1, n):
+        for a in range(b):
+            if _same_slope(got[b], got[a]):
+                return (f"{held}, but heads {a} and {b} share the slope {got[a]:.4g}: two heads with one slope "
+                        f"attend alike (property 4).")
+    ladder = [2.0 ** (-8.0 * h / (2 * n0)) for h in range(1, 2 * n0 + 1)]
+    for h in range(n0, n):
+        if not any(_same_slope(got[h], s) for s in ladder):
+            return (f"{held}, and no two heads share a slope (property 4 holds), but head {h}'s slope {got[h]:.4g} "
+                    f"is not one of the {2 * n0}-head slopes 2^(−8h/{2 * n0}) (property 3).")
+    free = ladder[0::2]
+    for h in range(n0, n):
+        if not _same_slope(got[h], free[h - n0]):
+            listed = ", ".join(f"{s:.4g}" for s in free[: n - n0])
+            return (f"{held}; the extra heads take {2 * n0}-head slopes that no head had (properties 3 and 4 "
+                    f"hold), but not steepest first (property 5): the free ones, steepest first, are {listed}, "
+                    f"so head {h} should have {_power(2 * n0, 2 * (h - n0) + 1)}, yours has {got[h]:.4g}.")
+    return None
+
+
 def _alibi_cases() -> list[Case]:
     return [Case(f"n_heads={n}{note}", (n,)) for n, note in (
         (8, ""), (12, " (not a power of two)"), (6, " (not a power of two)"), (1, " (one head)"), (3, ""), (16, ""),
@@ -266,8 +314,9 @@ import math
 import torch
 
 def my_alibi_slopes(n_heads):
-    """(n_heads,) slopes: 2^(−8h/n0), h = 1 … n0 for the largest power of two n0 ≤ n_heads, then the
-    1st, 3rd, 5th … slopes of 2·n0 heads for the remaining n_heads − n0 heads."""
+    """(n_heads,) slopes: 2^(−8h/n0), h = 1 … n0 for the largest power of two n0 ≤ n_heads (properties 1
+    and 2), then the slopes of 2·n0 heads that no head has yet, the 1st, 3rd, 5th …, steepest first
+    (properties 3 to 5), until there are n_heads."""
     def geometric(n):
         return [2 ** (-8 * h / n) for h in range(1, n + 1)]
     n0 = 2 ** math.floor(math.log2(n_heads))
@@ -279,19 +328,19 @@ H.check("07.alibi_slopes", my_alibi_slopes)
 
 implement(
     "07.alibi_slopes",
-    title="compute ALiBi's head slopes for any number of heads",
+    title="find ALiBi's head slopes for any number of heads",
     reference=alibi_slopes,
     cases=_alibi_cases,
     mistakes={
         "the power-of-two formula for every head count": (
             _power_of_two_formula,
-            "2^(−8h/n) is only the rule when n is a power of two. For 12 heads take the 8 slopes of 8 heads, "
-            "then the 1st, 3rd, 5th and 7th slopes of 16 heads.",
+            "2^(−8h/n) with n = 12 gives slopes no power-of-two model has. Property 2: the first n0 heads "
+            "(n0 = 8 for 12 heads) keep the slopes of an 8-head model, 2^(−8h/8).",
         ),
         "slopes of the next power of two, cut short": (
             _next_power_truncated,
-            "cutting the 16-head sequence at 12 drops its gentlest slopes; take all 8 slopes of 8 heads, then "
-            "the odd-indexed (1st, 3rd, …) slopes of 16 heads, which fall between them.",
+            "the first 12 slopes of 16 heads leave out the 8-head model's gentlest slopes (property 2: heads "
+            "0 … n0 − 1 keep all n0 of them), and use 16-head slopes that 8 heads already have.",
         ),
         "heads counted from 0": (
             _heads_from_zero,
@@ -304,25 +353,27 @@ implement(
         ),
         "slopes sorted from steepest to gentlest": (
             _sorted_slopes,
-            "the extra heads come after the first n0, in their own order: all n0 slopes of n0 heads first, then "
-            "the 1st, 3rd, … slopes of 2·n0 heads, which fall between them (so the list is not sorted).",
+            "the first n0 heads keep the n0-head model's slopes in its order (property 2), and the extra heads "
+            "come after them: the list as a whole is not sorted.",
         ),
         "the extra heads take the first slopes of 2·n0 heads": (
             _first_extras,
-            "the extra heads take every other slope of 2·n0 heads, starting with the first: geometric(2 * n0)[0::2]"
-            "; the first n − n0 slopes in a row include ones already used (the 2nd equals the 1st of n0 heads).",
+            "every other slope of 2·n0 heads (the 2nd, 4th, …) is one the first n0 heads already have, so taking "
+            "them in a row gives two heads one slope (property 4): the extra heads take only the free ones.",
         ),
         "the extra heads take the 2nd, 4th, … slopes of 2·n0 heads": (
             _even_indexed_extras,
-            "the 2nd, 4th, … slopes of 2·n0 heads are exactly the n0 slopes already used; the extra heads take "
-            "the 1st, 3rd, 5th, … ones (geometric(2 * n0)[0::2]).",
+            "the 2nd, 4th, … slopes of 2·n0 heads are exactly the n0 slopes already used (2^(−8·2h/(2·n0)) = "
+            "2^(−8h/n0)), so two heads would share a slope (property 4): the free ones are the others.",
         ),
     },
     hints=(
-        "Start with a power of two: for n heads the slopes are 2^(−8/n), 2^(−16/n), …, 2^(−8n/n) = 2^(−8).",
-        "For 12 heads, n0 = 8 is the largest power of two below: take its 8 slopes first.",
-        "The remaining 4 heads take every other slope of 16 heads, starting with the first: "
-        "geometric(16)[0::2][:4].",
+        "Write out the slopes of 8 heads and of 16 heads, 2^(−8h/16), h = 1 … 16, side by side. Which of the 16 "
+        "does an 8-head model already have, and which are free?",
+        "The 16-head slopes of even h are the 8-head ones (2^(−16k/16) = 2^(−8k/8)); those of odd h, the 1st, "
+        "3rd, 5th …, are free. So 12 heads: the 8 slopes of 8 heads, then the first 4 free ones, steepest first.",
+        "n0 = 2 ** math.floor(math.log2(n_heads)); the slopes are geometric(n0) + geometric(2 * n0)[0::2][:n_heads "
+        "− n0], with geometric(n) = [2 ** (−8h/n) for h = 1 … n].",
     ),
     solution=ALIBI_SOLUTION,
     where=_alibi_where,
@@ -331,6 +382,7 @@ implement(
              "4000 a head of slope 0.7 is off by about 0.7 in its logits, as much as a score; bfloat16 is 8 times "
              "worse.",
     half=(_slopes_in(torch.float16), _slopes_in(torch.bfloat16)),
+    explain=_alibi_explain,
     atol=1e-12,
 )
 
@@ -349,7 +401,7 @@ predict(
                     "it is, lesson 08, but that comes from the mask, not from a position scheme.)",
         "relative": "Half right: the shift changes nothing. But neither does the stretch, which changes every offset: "
                     "the scores depend on no offset either. Attention sees no position at all.",
-        "none": "Right: nothing in the scores depends on the positions, so neither the shift nor the stretch "
+        "none": "Nothing in the scores depends on the positions, so neither the shift nor the stretch "
                 "changes them. 'none' is neither absolute nor relative.",
     },
     answer="none",

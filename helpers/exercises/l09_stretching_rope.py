@@ -1,7 +1,9 @@
 """Lesson 09's exercises (notebooks/09_stretching_rope.ipynb), in the order the notebook asks them.
 
 09.ntk_inv_freq (implement): my_ntk_inv_freq(head_dim, base, factor) → (head_dim/2,) NTK-aware
-frequencies: base' = base·factor^(d/(d−2)), ω'_i = base'^(−2i/d) = ω_i·factor^(−2i/(d−2)), d = head_dim.
+frequencies ω'_i = base'^(−2i/d), d = head_dim. The task states the two properties base' is chosen for (the
+fastest pair kept, ω'_0 = 1; the slowest, i = d/2 − 1, divided by the factor) and the learner solves for
+base' = base·factor^(d/(d−2)), so that ω'_i = ω_i·factor^(−2i/(d−2)).
 
 09.llama3_inv_freq (implement): my_llama3_inv_freq(head_dim, base, factor, low_freq_factor,
 high_freq_factor, original_max_len) → (head_dim/2,). With r_i = L·ω_i/2π the turns of pair i within
@@ -35,8 +37,9 @@ predict(
     question="Under position interpolation at factor 4, the key 2 tokens back is rotated as if it were how many "
              "tokens back?",
     choices={
-        "0.5": "Right: every frequency is divided by 4, so the angle δ·ω_i/4 of δ = 2 is the angle the model "
-               "learned for δ = 0.5, an offset training never showed (and the digit's δ = 7 becomes 1.75).",
+        "0.5": "Every frequency is divided by 4, so the angle δ·ω_i/4 of δ = 2 is the angle the model learned "
+               "for δ = 0.5, an offset training never showed (and the key 7 bytes back is rotated as if it were "
+               "1.75 bytes back).",
         "8": "That is the other way round: PI divides positions by the factor, so offsets shrink. The key 8 back is "
              "the one that now looks like the trained offset 2.",
         "2": "The rotation depends on the angle δ·ω'_i, and PI divides every ω_i by 4: δ = 2 now turns as far as "
@@ -156,7 +159,8 @@ NTK_SOLUTION = '''\
 import torch
 
 def my_ntk_inv_freq(head_dim, base, factor):
-    """NTK-aware frequencies (head_dim/2,): base' = base·factor^(d/(d−2)), ω'_i = base'^(−2i/d), d = head_dim."""
+    """NTK-aware frequencies (head_dim/2,): ω'_i = base'^(−2i/d), d = head_dim, with base' solved from
+    base'^(−(d−2)/d) = base^(−(d−2)/d) / factor (the slowest pair divided by the factor)."""
     d = head_dim
     new_base = base * factor ** (d / (d - 2))
     i = torch.arange(d // 2, dtype=torch.float64)
@@ -167,14 +171,15 @@ H.check("09.ntk_inv_freq", my_ntk_inv_freq)
 
 implement(
     "09.ntk_inv_freq",
-    title="compute NTK-aware scaled frequencies",
+    title="find NTK-aware scaling's base and its frequencies",
     reference=_ntk_reference,
     cases=_ntk_cases,
     mistakes={
         "exponent d/(d−2) missing (base·factor)": (
             _ntk_base_times_factor,
-            "base' = base·factor^(d/(d−2)). With base·factor alone the slowest pair is divided by "
-            "factor^((d−2)/d), a little less than the factor, so the longest wavelength falls short of L·factor.",
+            "with base' = base·factor the slowest pair, ω'_(d/2−1) = base'^(−(d−2)/d), is divided by "
+            "factor^((d−2)/d), a little less than the factor (property 2). Solve "
+            "base'^(−(d−2)/d) = base^(−(d−2)/d) / factor for base' instead.",
         ),
         "every frequency divided by the factor (position interpolation)": (
             _ntk_linear,
@@ -183,8 +188,8 @@ implement(
         ),
         "exponent (d−2)/d instead of d/(d−2)": (
             _ntk_exponent_flipped,
-            "the exponent is d/(d−2): it is chosen so that (base')^(−(d−2)/d) = base^(−(d−2)/d) / factor for the "
-            "slowest pair i = d/2 − 1.",
+            "the exponent comes from property 2, (base')^(−(d−2)/d) = base^(−(d−2)/d) / factor for the slowest "
+            "pair i = d/2 − 1: raise both sides to the power −d/(d−2), not −(d−2)/d.",
         ),
         "positive exponent, base'^(+2i/d)": (
             _ntk_positive_exponent,
@@ -193,11 +198,13 @@ implement(
         ),
         "×base missing (base' = factor^(d/(d−2)))": (
             _ntk_base_missing,
-            "the factor raises the base the model was trained with: base' = base · factor^(d/(d−2)).",
+            "the factor raises the base the model was trained with: without base in base', even the slowest pair "
+            "is far from ω / factor (property 2). Keep base in the equation you solve.",
         ),
         "base + factor^(d/(d−2)) instead of base · factor^(d/(d−2))": (
             _ntk_base_plus,
-            "the base is multiplied: base' = base · factor^(d/(d−2)). Adding barely moves a base of 10 000.",
+            "solving property 2 multiplies the base by a power of the factor; adding barely moves a base of "
+            "10 000, so the slowest pair is hardly slowed.",
         ),
         "ω'_i = base'^(−i/d) instead of base'^(−2i/d)": (
             _ntk_i_over_d,
@@ -205,13 +212,15 @@ implement(
         ),
         "base divided instead of multiplied": (
             _ntk_base_divided,
-            "stretching slows the pairs down: the new base is larger, base' = base·factor^(d/(d−2)).",
+            "stretching slows the pairs down, so the new base is larger than base: property 2 divides the slowest "
+            "pair by the factor, it does not multiply it.",
         ),
     },
     hints=(
-        "NTK-aware scaling changes only the base; the frequencies keep the form ω'_i = base'^(−2i/d).",
-        "Choose base' so that the slowest pair, i = d/2 − 1, is divided by exactly the factor while ω_0 stays 1.",
-        "That gives base' = base · factor^(d/(d−2)).",
+        "Property 1 holds for any base' (base'^0 = 1). Property 2 is one equation in base': the slowest pair, "
+        "i = d/2 − 1, has the exponent −2i/d = −(d−2)/d, so base'^(−(d−2)/d) = base^(−(d−2)/d) / factor.",
+        "Raise both sides to the power −d/(d−2): base' = base · factor^(d/(d−2)). Then ω'_i = base'^(−2i/d), "
+        "i = 0 … d/2 − 1.",
     ),
     solution=NTK_SOLUTION,
     where=_pair_where,
@@ -256,6 +265,13 @@ def _swapped_ramp(head_dim, base, factor, low, high, length):
     r = length * omega / (2 * math.pi)
     kept = ((r - high) / (low - high)).clamp(0.0, 1.0)
     return omega * kept + omega / factor * (1 - kept)
+
+
+def _llama3_unclamped(head_dim, base, factor, low, high, length):
+    # the kept share s = (r − low)/(high − low) used as it is, above 1 for fast pairs and below 0 for slow ones
+    omega = _omega(head_dim, base)
+    kept = (length * omega / (2 * math.pi) - low) / (high - low)
+    return kept * omega + (1 - kept) * omega / factor
 
 
 def _llama3_no_two_pi(head_dim, base, factor, low_freq_factor, high_freq_factor, original_max_len):
@@ -351,6 +367,13 @@ implement(
             "low_freq_factor times are divided: the kept share s = (r − low)/(high − low) grows with r, and "
             "the result is s·ω + (1 − s)·ω/factor. Exchanging low and high, or s and 1 − s, divides the fast "
             "pairs and keeps the slow ones.",
+        ),
+        "the blend weight s not clamped to [0, 1]": (
+            _llama3_unclamped,
+            "s = (r − low)/(high − low) is a share: above high_freq_factor turns it exceeds 1, so "
+            "s·ω + (1 − s)·ω/factor speeds a fast pair up beyond ω, and below low_freq_factor it turns "
+            "negative, slowing a slow pair past ω/factor (or below zero). Clamp it: s.clamp(0, 1), or the three "
+            "branches.",
         ),
         "wavelength taken as 1/ω instead of 2π/ω": (
             _llama3_no_two_pi,

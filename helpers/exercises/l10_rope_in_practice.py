@@ -172,7 +172,7 @@ predict(
                 "stored either. The neighbours of 1003 are 1000 and 1004.",
         "1000": "1000 is a neighbour (the spacing is 4 there), but 1003 is 3 away from it and 1 away from 1004. "
                 "Conversion rounds to the nearest number; it does not chop off the low bits.",
-        "1004": "Right: from 512 to 1024 bfloat16's numbers are 4 apart, 1003 lies between 1000 and 1004, and it "
+        "1004": "From 512 to 1024 bfloat16's numbers are 4 apart, 1003 lies between 1000 and 1004, and it "
                 "goes to the nearer one, 1004.",
     },
     answer="1004",

@@ -28,7 +28,7 @@ predict(
         "bias": "Half right: the course's ALiBi, T5 and shaw biases depend only on the offset. But so does a "
                 "score whose q and k were rotated by their positions after the projections (lesson 06): the "
                 "table below finds RoPE relative too.",
-        "qk+bias": "Right, for the course's schemes: both act after the projections, where W_q and W_k can no "
+        "qk+bias": "For the course's schemes, both act after the projections, where W_q and W_k can no "
                    "longer mix the position signal with content. A rotation of q and k by their positions turns "
                    "each score into a function of the offset (lesson 06), and a bias that is a function of the "
                    "offset adds one. The place alone does not decide it: a bias looked up by the query's and the "

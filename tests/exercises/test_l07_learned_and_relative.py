@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+import helpers as H
 from helpers.relative import alibi_slopes, t5_bucket
 
 from .kit import assert_diagnosed, assert_fails_undiagnosed, assert_passes, solved_function
@@ -163,3 +164,38 @@ def test_t5_float_buckets_get_the_dtype_message():
     message = assert_fails_undiagnosed("07.t5_bucket", lambda r, b, n, m: t5_bucket(r, b, n, m).float())
     assert "dtype: expected a integer tensor" not in message
     assert "dtype: expected an integer tensor, got torch.float32 (convert with .long())" in message
+
+
+# --- 07.alibi_slopes is found from five properties: a proposal that lacks one is told which ------------
+
+
+def _by_rule(n, extras):
+    """The slopes of the largest power of two n0 ≤ n, then ``extras(n0)`` for the other heads."""
+    n0 = _largest_power(n)
+    return torch.tensor(_geometric(n0) + list(extras(n0))[: n - n0], dtype=torch.float64)
+
+
+def test_alibi_each_property_a_proposal_lacks_is_named():
+    gentlest_first = H.check("07.alibi_slopes", lambda n: _by_rule(n, lambda n0: _geometric(2 * n0)[0::2][::-1]))
+    assert gentlest_first.mistake is None and "(properties 3 and 4 hold), but not steepest first (property 5)" in \
+        gentlest_first.message and "head 8 should have 2^(−8/16) = 0.7071, yours has 0.005524" in \
+        gentlest_first.message, gentlest_first.message
+    off_ladder = H.check("07.alibi_slopes",
+                         lambda n: _by_rule(n, lambda n0: [s * 0.9 for s in _geometric(2 * n0)[0::2]]))
+    assert "head 8's slope 0.6364 is not one of the 16-head slopes 2^(−8h/16) (property 3)" in off_ladder.message
+    shared = H.check("07.alibi_slopes", lambda n: _by_rule(n, lambda n0: _geometric(2 * n0)[0::2][:1] * n))
+    assert "heads 8 and 9 share the slope 0.7071: two heads with one slope attend alike (property 4)" in \
+        shared.message, shared.message
+    spread = H.check("07.alibi_slopes", lambda n: torch.logspace(-8 / n, -8, n, base=2) if n != 12 else
+                     torch.logspace(-0.5, -8, n, base=2))
+    assert "heads 0–7 must keep the slopes of 8 heads (property 2): head 0 should keep 2^(−8/8) = 0.5, yours has " \
+           "0.7071" in spread.message, spread.message
+    power = H.check("07.alibi_slopes", lambda n: alibi_slopes(n) * (1.01 if n == 8 else 1.0))
+    assert "8 is a power of two, where the rule must be 2^(−8h/n) itself (property 1)" in power.message
+
+
+def test_alibi_the_task_states_the_properties_not_the_rule():
+    from helpers.exercises.core import get
+    exercise = get("07.alibi_slopes")
+    assert "property" in exercise.mistakes["the extra heads take the first slopes of 2·n0 heads"][1]
+    assert "[0::2]" not in exercise.hints[0] and "[0::2]" not in exercise.hints[1]

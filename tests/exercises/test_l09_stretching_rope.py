@@ -106,6 +106,12 @@ def _thresholds_multiplied(d, base, f, low, high, length):
     return np.array(out)
 
 
+def _unclamped_ramp(d, base, f, low, high, length):
+    omega = _omega(d, base)
+    kept = (length * omega / (2 * math.pi) - low) / (high - low)
+    return kept * omega + (1 - kept) * omega / f
+
+
 def _clamped_ramp(d, base, f, low, high, length):
     omega = _omega(d, base)
     kept = np.clip((length * omega / (2 * math.pi) - low) / (high - low), 0, 1)
@@ -122,11 +128,13 @@ LLAMA3_MISTAKES = [
         d, base, f, low, high, length, two_pi=1.0)),
     ("every frequency divided by the factor (position interpolation)", lambda d, base, f, *rest: _omega(d, base) / f),
     ("wavelength thresholds L·factor instead of L/factor", _thresholds_multiplied),
+    ("the blend weight s not clamped to [0, 1]", lambda d, base, f, low, high, length: _unclamped_ramp(
+        d, base, f, low, high, length)),
 ]
 
 
 @pytest.mark.parametrize(("name", "answer"), LLAMA3_MISTAKES, ids=["swapped_branches", "swapped_ramp", "no_two_pi",
-                                                                   "linear", "thresholds_multiplied"])
+                                                                   "linear", "thresholds_multiplied", "unclamped"])
 def test_llama3_mistakes_are_named(name, answer):
     assert_diagnosed(LLAMA3, answer, name)
 
@@ -147,3 +155,25 @@ def test_ntk_a_wrong_answer_is_told_which_of_the_three_properties_it_has():
 
 def _omega_by_hand(d, base):
     return torch.tensor([base ** (-2 * i / d) for i in range(d // 2)], dtype=torch.float64)
+
+
+def test_the_unclamped_blend_weight_is_named_with_the_clamp():
+    message = assert_diagnosed(LLAMA3, _unclamped_ramp, "the blend weight s not clamped to [0, 1]")
+    assert "Clamp it: s.clamp(0, 1)" in message and "at pair 0 of 64 (ω_0 = 1, r_0 = 1304 turns" in message
+
+
+def test_ntk_the_task_gives_the_properties_and_the_hints_lead_to_base_prime():
+    from helpers.exercises.core import get
+    exercise = get(NTK)
+    first, second = exercise.hints
+    assert "base'^(−(d−2)/d) = base^(−(d−2)/d) / factor" in first and "d/(d−2))" not in first
+    assert "base' = base · factor^(d/(d−2))" in second
+    # the equation of hint 1, solved numerically for base', gives the reference's base
+    d, base, factor = 64, 10000.0, 4.0
+    lo, hi = math.log(base), math.log(base) + 10
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if math.exp(mid) ** (-(d - 2) / d) > base ** (-(d - 2) / d) / factor else (lo, mid)
+    solved = math.exp(lo)
+    assert math.isclose(solved, base * factor ** (d / (d - 2)), rel_tol=1e-9)
+    assert_passes(NTK, lambda d_, b, f: torch.tensor(_omega(d_, b * f ** (d_ / (d_ - 2)))))
