@@ -1,6 +1,7 @@
-"""Retrain every text model that ships in helpers/text/data/models (about 25 minutes on two quiet cores).
+"""Retrain every text model that ships in helpers/text/data/models (the README states the last full run's time).
 
     .venv/bin/python benchmarks/train_text_models.py            # everything, then writes the files
+    .venv/bin/python benchmarks/train_text_models.py --only ft-yarn-x8   # only these variants, both seeds
     .venv/bin/python benchmarks/train_text_models.py --measure  # steps per second, nothing written
 
 What it trains (fixed step counts, so a run is deterministic given the seeds, the thread count and
@@ -11,10 +12,15 @@ the CPU's kernels):
   the same order, for every scheme of one seed), AdamW at ``LR`` with a warm-up and cosine decay
   (``helpers.training.learning_rate``); the validation loss within L (windows of L over the whole
   validation split) is recorded every ``CURVE_EVERY`` steps: the validation curve;
-- from each RoPE model, six fine-tunes at 4·L = 512: the frequencies stretched at factor 4 by each
-  method of ``helpers.STRETCHES`` ("plain": unchanged, Chen et al.'s plain fine-tuning), then
-  ``FT_STEPS`` steps of ``FT_BATCH`` windows of 512 (the same windows for every method), AdamW at
+- from each RoPE model, seven fine-tunes at 4·L = 512 (``helpers.text.models.FINE_TUNES``): the
+  frequencies stretched at factor 4 by each method of ``helpers.STRETCHES`` ("plain": unchanged, Chen et
+  al.'s plain fine-tuning), and by YaRN at factor 8 ("ft-yarn-x8", configured for 8·L), then
+  ``FT_STEPS`` steps of ``FT_BATCH`` windows of 512 (the same windows for every fine-tune), AdamW at
   ``FT_LR``. Every fine-tune sees the same number of tokens.
+
+``--only VARIANT …`` trains only the named variants ("base" retrains the six schemes; a fine-tune
+starts from the shipped 16-bit RoPE model of its seed, the same weights a full run fine-tunes), for every
+seed, and leaves every other file as it is. ``TEXT_MODELS_OUT=DIR`` writes to DIR instead (a trial run).
 
 Each model is stored as 16-bit parameters with a JSON manifest; its ``valid_loss`` is computed from
 the stored 16-bit weights on the CPU. The script prints one progress bar and its total wall time.
@@ -39,16 +45,17 @@ from tqdm import tqdm
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from helpers.measure.l09_stretching_rope import STRETCHES, apply_stretch  # noqa: E402
+from helpers.measure.l09_stretching_rope import apply_stretch  # noqa: E402
 from helpers.text.corpus import CORPUS_SHA256, text_corpus  # noqa: E402
 from helpers.text.evaluate import text_valid_loss  # noqa: E402
 from helpers.text.models import (  # noqa: E402
-    FINE_TUNE_FACTOR,
     FINE_TUNE_LENGTH,
+    FINE_TUNES,
     TEXT_CONFIG,
     TEXT_LENGTH,
     TEXT_SCHEMES,
     TEXT_SEEDS,
+    TEXT_VARIANTS,
     build_text_model,
     load_parameters,
     model_name,
@@ -59,8 +66,9 @@ from helpers.training import learning_rate  # noqa: E402
 
 BATCH, BASE_STEPS, LR, CURVE_EVERY = 32, 600, 5e-3, 30
 FT_BATCH, FT_STEPS, FT_LR = 8, 48, 1e-3
+SHIPPED = ROOT / "helpers" / "text" / "data" / "models"
 # TEXT_MODELS_OUT: write somewhere else (a trial run), leaving the shipped models alone
-OUT = pathlib.Path(os.environ.get("TEXT_MODELS_OUT", ROOT / "helpers" / "text" / "data" / "models"))
+OUT = pathlib.Path(os.environ.get("TEXT_MODELS_OUT", SHIPPED))
 
 
 def windows(ids: torch.Tensor, batch: int, length: int, generator: torch.Generator):
@@ -121,13 +129,26 @@ def save(model, name, manifest) -> None:
     (OUT / f"{name}.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
 
 
-def train_seed(seed: int, threads: int, version: dict, position: int) -> None:
-    """Every model of one seed: the six schemes, then the RoPE model's six fine-tunes."""
+def shipped_rope(seed: int) -> dict[str, torch.Tensor]:
+    """The stored 16-bit parameters of the RoPE model of ``seed``: from OUT if a run wrote it there, else
+    the shipped file."""
+    name = model_name("rope", seed) + ".pt"
+    path = OUT / name if (OUT / name).exists() else SHIPPED / name
+    return torch.load(path, map_location="cpu", weights_only=True)
+
+
+def train_seed(seed: int, threads: int, version: dict, position: int,
+               variants: tuple[str, ...] = TEXT_VARIANTS) -> None:
+    """The models of one seed named by ``variants`` ("base": the six schemes; then the RoPE model's
+    fine-tunes among them), by default every one."""
     torch.set_num_threads(threads)
     ids = text_corpus("train")
-    total = len(TEXT_SCHEMES) * BASE_STEPS + len(STRETCHES) * FT_STEPS
+    tunes = [v for v in FINE_TUNES if v in variants]
+    schemes = TEXT_SCHEMES if "base" in variants else ()
+    total = len(schemes) * BASE_STEPS + len(tunes) * FT_STEPS
+    base = None if schemes else shipped_rope(seed)
     with tqdm(total=total, desc=f"seed {seed}", file=sys.stderr, mininterval=2.0, position=position) as bar:
-        for scheme in TEXT_SCHEMES:
+        for scheme in schemes:
             bar.set_description(f"seed {seed}: {scheme}")
             model = build_text_model(scheme, seed)
             t0 = time.perf_counter()
@@ -144,16 +165,17 @@ def train_seed(seed: int, threads: int, version: dict, position: int) -> None:
             })
             if scheme == "rope":
                 base = {k: v.clone() for k, v in stored_parameters(model).items()}
-        for method in STRETCHES:
-            bar.set_description(f"seed {seed}: rope fine-tune {method}")
+        for variant in tunes:
+            method, factor = FINE_TUNES[variant]
+            bar.set_description(f"seed {seed}: rope {variant}")
             tuned = load_parameters(build_text_model("rope", seed), base)  # from the stored 16-bit weights
-            apply_stretch(tuned, method, FINE_TUNE_FACTOR, TEXT_LENGTH)
+            apply_stretch(tuned, method, factor, TEXT_LENGTH)
             t0 = time.perf_counter()
             train_loss, _ = train(tuned, ids, steps=FT_STEPS, batch=FT_BATCH, length=FINE_TUNE_LENGTH,
                                   lr=FT_LR, seed=1000 + seed, bar=bar)
-            save(tuned, model_name("rope", seed, f"ft-{method}"), {
-                "scheme": "rope", "seed": seed, "variant": f"ft-{method}", "train_length": TEXT_LENGTH,
-                "stretch": {"method": method, "factor": FINE_TUNE_FACTOR},
+            save(tuned, model_name("rope", seed, variant), {
+                "scheme": "rope", "seed": seed, "variant": variant, "train_length": TEXT_LENGTH,
+                "stretch": {"method": method, "factor": factor},
                 "fine_tune": {"length": FINE_TUNE_LENGTH, "steps": FT_STEPS, "batch": FT_BATCH, "lr": FT_LR,
                               "tokens": FT_STEPS * FT_BATCH * FINE_TUNE_LENGTH, "from": model_name("rope", seed)},
                 "config": {**TEXT_CONFIG, "max_len": None},
@@ -169,7 +191,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1: steady on a shared machine)")
     parser.add_argument("--jobs", type=int, default=2, help="seeds trained at once, one process each")
     parser.add_argument("--measure", action="store_true", help="time a few steps and stop")
+    parser.add_argument("--only", nargs="+", choices=TEXT_VARIANTS, metavar="VARIANT", default=list(TEXT_VARIANTS),
+                        help=f"train only these variants, every seed (one or more of {', '.join(TEXT_VARIANTS)})")
     args = parser.parse_args()
+    variants = tuple(args.only)
     torch.set_num_threads(args.threads)
     ids = text_corpus("train")
     if args.measure:
@@ -186,15 +211,15 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     version = code_version()
     start = time.perf_counter()
-    jobs = [(seed, args.threads, version, i) for i, seed in enumerate(TEXT_SEEDS)]
+    jobs = [(seed, args.threads, version, i, variants) for i, seed in enumerate(TEXT_SEEDS)]
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(min(args.jobs, len(jobs))) as pool:
             pool.starmap(train_seed, jobs)
     else:
         for job in jobs:
             train_seed(*job)
-    print(f"trained {len(TEXT_SEEDS) * (len(TEXT_SCHEMES) + len(STRETCHES))} models in "
-          f"{time.perf_counter() - start:.0f} s wall time")
+    count = len(TEXT_SCHEMES) * ("base" in variants) + sum(v in variants for v in FINE_TUNES)
+    print(f"trained {len(TEXT_SEEDS) * count} models in {time.perf_counter() - start:.0f} s wall time")
 
 
 if __name__ == "__main__":

@@ -190,6 +190,7 @@ from .text import (
     CORPUS_SHA256,
     FINE_TUNE_FACTOR,
     FINE_TUNE_LENGTH,
+    FINE_TUNES,
     TEXT_BAND_NAMES,
     TEXT_LENGTH,
     TEXT_MARGIN,

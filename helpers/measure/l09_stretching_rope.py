@@ -42,32 +42,34 @@ STRETCHES = ("plain", *SCALING_METHODS)
 LLAMA3_PARAMS = {"low_freq_factor": 1.0, "high_freq_factor": 4.0}
 
 
-def method_parameters(method: str, factor: float, original_max_len: int) -> dict:
+def method_parameters(method: str, factor: float, original_max_len: int, seq_len: int | None = None) -> dict:
     """The extra keywords ``scaled_frequencies`` needs for ``method`` in this lesson: Llama 3.1's
-    ramp ends for "llama3", and for "dynamic" the length n = factor·L it is asked to reach."""
+    ramp ends for "llama3", and for "dynamic" the length n it reads: ``seq_len`` if given, else
+    n = factor·L, the length the factor names."""
     if method == "llama3":
         return dict(LLAMA3_PARAMS)
     if method == "dynamic":
-        return {"seq_len": round(factor * original_max_len)}
+        return {"seq_len": round(factor * original_max_len) if seq_len is None else check_int("seq_len", seq_len, 1)}
     return {}
 
 
 def stretched_frequencies(
-    head_dim: int, base: float, method: str, factor: float, original_max_len: int
+    head_dim: int, base: float, method: str, factor: float, original_max_len: int, seq_len: int | None = None
 ) -> tuple[torch.Tensor, float, float]:
     """(inv_freq, attention_scale, full_factor) for one of :data:`STRETCHES` as this lesson uses it.
 
     "plain" keeps base^(−2i/d). Every method is configured with ``factor``, as a configuration
-    ``{"rope_type": method, "factor": factor}`` would be; "dynamic" is asked for n = factor·L (see
-    :func:`method_parameters`), where its effective factor is factor·n/L − (factor − 1) =
-    factor² − factor + 1 (13 at factor 4), not ``factor``. ``full_factor`` is the scale of a fully
-    interpolated pair (``factor``, or dynamic NTK's effective factor at n).
+    ``{"rope_type": method, "factor": factor}`` would be; "dynamic" reads an input of n = ``seq_len``
+    tokens, by default n = factor·L (see :func:`method_parameters`), where its effective factor is
+    factor·n/L − (factor − 1) = factor² − factor + 1 (13 at factor 4), not ``factor``; at n ≤ L it
+    keeps the trained frequencies. ``full_factor`` is the scale of a fully interpolated pair
+    (``factor``, or dynamic NTK's effective factor at n).
     """
     method = check_choice("method", method, STRETCHES)
     if method == "plain":
         factor = _check_factor(factor)
         return frequencies(check_even("head_dim", head_dim), check_base(base), torch.float64), 1.0, factor
-    params = method_parameters(method, factor, original_max_len)
+    params = method_parameters(method, factor, original_max_len, seq_len)
     inv_freq, attention_scale = scaled_frequencies(head_dim, base, method, factor, original_max_len, **params)
     full = dynamic_ntk_factor(factor, params["seq_len"], original_max_len) if method == "dynamic" else float(factor)
     return inv_freq, attention_scale, full
@@ -150,12 +152,15 @@ def _rope_scheme(model: torch.nn.Module) -> RoPE:
     return scheme
 
 
-def apply_stretch(model: torch.nn.Module, method: str, factor: float, original_max_len: int) -> float:
+def apply_stretch(
+    model: torch.nn.Module, method: str, factor: float, original_max_len: int, seq_len: int | None = None
+) -> float:
     """Give a RoPE model's scheme the frequencies and attention scale of ``method`` at ``factor``
-    (no training); returns the attention scale. "plain" restores base^(−2i/d)."""
+    (no training); returns the attention scale. "plain" restores base^(−2i/d). ``seq_len``: for
+    "dynamic", the length of the input it will read (by default factor·L), which sets its frequencies."""
     scheme = _rope_scheme(model)
     inv_freq, attention_scale, _ = stretched_frequencies(scheme.head_dim, scheme.base, method, factor,
-                                                         original_max_len)
+                                                         original_max_len, seq_len)
     scheme.set_frequencies(inv_freq, attention_scale)
     return attention_scale
 

@@ -28,6 +28,7 @@ from .evaluate import (
 from .models import (
     FINE_TUNE_FACTOR,
     FINE_TUNE_LENGTH,
+    FINE_TUNES,
     TEXT_LENGTH,
     TEXT_MAX_LENGTH,
     TEXT_SCHEMES,
@@ -39,10 +40,11 @@ from .models import (
 )
 
 __all__ = [
-    "CORPUS_SHA256", "FINE_TUNE_FACTOR", "FINE_TUNE_LENGTH", "TEXT_BAND_NAMES", "TEXT_LENGTH", "TEXT_MARGIN",
-    "TEXT_MAX_LENGTH", "TEXT_SCHEMES", "TEXT_SEEDS", "TEXT_VARIANTS", "TextStretchTable", "TextValidationCurves",
-    "build_text_model", "decode_text", "encode_text", "load_text_model", "text_band_losses", "text_bands",
-    "text_claims", "text_convergence_margins", "text_corpus", "text_length_margins", "text_loss_by_position",
-    "text_loss_curves", "text_manifest", "text_perplexity_by_length", "text_steps_to_reach", "text_stretch_losses",
-    "text_stretch_margins", "text_unigram_entropy", "text_valid_loss", "text_validation_curves", "text_windows",
+    "CORPUS_SHA256", "FINE_TUNE_FACTOR", "FINE_TUNE_LENGTH", "FINE_TUNES", "TEXT_BAND_NAMES", "TEXT_LENGTH",
+    "TEXT_MARGIN", "TEXT_MAX_LENGTH", "TEXT_SCHEMES", "TEXT_SEEDS", "TEXT_VARIANTS", "TextStretchTable",
+    "TextValidationCurves", "build_text_model", "decode_text", "encode_text", "load_text_model", "text_band_losses",
+    "text_bands", "text_claims", "text_convergence_margins", "text_corpus", "text_length_margins",
+    "text_loss_by_position", "text_loss_curves", "text_manifest", "text_perplexity_by_length", "text_steps_to_reach",
+    "text_stretch_losses", "text_stretch_margins", "text_unigram_entropy", "text_valid_loss",
+    "text_validation_curves", "text_windows",
 ]

@@ -21,6 +21,8 @@ TEXT_MARGIN = 0.03
 KEEP_FAST = ("ntk", "dynamic", "yarn", "llama3")
 # the three that draw their lines by wavelength (or, for dynamic NTK, stretch by the length reached)
 BEST_THREE = ("dynamic", "yarn", "llama3")
+# the fine-tunes whose frequencies stay those of factor 4 at every length (dynamic NTK's follow the length)
+FIXED_AT_4 = ("plain", "linear", "ntk", "yarn", "llama3")
 
 
 def _tables(tables: Sequence[TextStretchTable], name: str, fine_tuned: bool) -> list[TextStretchTable]:
@@ -39,15 +41,22 @@ def text_stretch_margins(
     """Lesson 09's claims on the RoPE text model: claim → its smallest margin (nats) over the seeds.
 
     ``free``: training-free tables (factor n / L at each length n) at L, 2L, 4L and 8L, one per
-    seed; ``tuned``: the fine-tuned tables at the same lengths, same seeds in the same order;
-    ``cost``: training-free tables at factor 4 (the fine-tunes' factor) at length L, same seeds.
-    "within L" is the base model's loss on inputs of L (the "plain" entry of ``free`` at L)."""
+    seed; ``tuned``: the fine-tuned tables at the same lengths, same seeds in the same order (with
+    the row "yarn-x8", ``text_stretch_losses(seed, fine_tuned=True, extra=("ft-yarn-x8",))``, the
+    claim about YaRN configured for 8L is added);
+    ``cost``: training-free tables at factor 4 (the fine-tunes' factor) at length L, same seeds
+    (its "plain" row may be left out: it is the base model). "within L" is the base model's loss on
+    inputs of L (the "plain" entry of ``free`` at L)."""
     free = _tables(free, "free", False)
     tuned = _tables(tuned, "tuned", True)
     cost = _tables(cost, "cost", False)
     if not len(free) == len(tuned) == len(cost) or any(
             not f.seed == t.seed == c.seed for f, t, c in zip(free, tuned, cost, strict=True)):
         raise ValueError("free, tuned and cost must hold the same seeds in the same order")
+    with_x8 = ["yarn-x8" in t.loss for t in tuned]
+    if any(with_x8) and not all(with_x8):
+        raise ValueError("tuned must hold the row 'yarn-x8' (YaRN configured for 8L) for every seed or for none: "
+                         "text_stretch_losses(seed, fine_tuned=True, extra=('ft-yarn-x8',))")
     L, n_ft = TEXT_LENGTH, FINE_TUNE_LENGTH
     longer = (2 * L, 4 * L, 8 * L)
     rows: dict[str, list[float]] = {}
@@ -80,8 +89,17 @@ def text_stretch_margins(
             min(b["linear"][n] - max(v[n] for m, v in b.items() if m != "linear") for n in b["linear"]))
         add("fine-tuned, within L: plain fine-tuning costs more than dynamic NTK, YaRN and Llama 3",
             min(b["plain"][L] - b[m][L] for m in BEST_THREE))
-        add("fine-tuned, at 8L (twice the fine-tuning length): every method more than 0.25 nats above the loss "
-            "within L", min(v[8 * L] for v in b.values()) - within - 0.25)
+        add("fine-tuned, configured for 4L and read at 8L (past the configured factor): plain fine-tuning, position "
+            "interpolation, NTK-aware, YaRN and Llama 3 each more than 0.4 nats above the loss within L",
+            min(b[m][8 * L] for m in FIXED_AT_4) - within - 0.4)
+        add("fine-tuned, at 8L: dynamic NTK, its factor following the length (29 at 8L), below every method fixed at "
+            "factor 4, yet more than 0.15 nats above the loss within L",
+            min(min(b[m][8 * L] for m in FIXED_AT_4) - b["dynamic"][8 * L], b["dynamic"][8 * L] - within - 0.15))
+        if "yarn-x8" in b:
+            add("fine-tuned, YaRN configured for 8L (factor 8) reads 8L within 0.1 nats of the loss within L, "
+                "the lowest of the fine-tunes there",
+                min(0.1 - (b["yarn-x8"][8 * L] - within),
+                    min(v[8 * L] for m, v in b.items() if m != "yarn-x8") - b["yarn-x8"][8 * L]))
     return {claim: min(values) for claim, values in rows.items()}
 
 
@@ -154,8 +172,16 @@ def text_length_margins(curves: Mapping[str, torch.Tensor], train_length: int = 
         add("no positions: the highest loss within L, and every band past L within 0.3 nats of it",
             min(min(band["none"][0] - band[s][0] for s in band if s != "none"),
                 0.3 - max(b - band["none"][0] for b in band["none"][1:])))
+        move = {s: max(abs(b - band[s][0]) for b in band[s][1:]) for s in band}  # the largest change past L
+        add("past L, only ALiBi and no positions keep every band within 0.3 nats of their loss within L",
+            min(0.3 - move["alibi"], 0.3 - move["none"],
+                min(move[s] - 0.3 for s in band if s not in ("alibi", "none"))))
+        add("past L, ALiBi's bands move least from its loss within L of the six",
+            min(move[s] for s in band if s != "alibi") - move["alibi"])
         add("whole input, 8L against L: RoPE's loss up by more than 1 nat, T5's by more than 0.4",
             min(whole["rope"][8 * L] - whole["rope"][L] - 1.0, whole["t5"][8 * L] - whole["t5"][L] - 0.4))
+        add("whole input: ALiBi's loss at 2L, 4L and 8L within 0.1 nats of its loss at L",
+            0.1 - max(abs(whole["alibi"][n] - whole["alibi"][L]) for n in (2 * L, 4 * L, 8 * L)))
         add("whole input at 4L and 8L: ALiBi the lowest of the six",
             min(whole[s][n] - whole["alibi"][n] for n in (4 * L, 8 * L) for s in whole if s != "alibi"))
         add("whole input: RoPE below sinusoidal at 2L, above it at 8L",

@@ -16,8 +16,10 @@ import torch.nn.functional as F
 
 from .._checks import check_choice, check_int
 from ..measure.l09_stretching_rope import STRETCHES, _rope_scheme, apply_stretch
+from ..rope_scaling import dynamic_ntk_factor
 from .corpus import SPLITS, text_corpus
 from .models import (
+    FINE_TUNES,
     TEXT_LENGTH,
     TEXT_MAX_LENGTH,
     TEXT_SCHEMES,
@@ -58,7 +60,7 @@ def text_loss_by_position(
     try:
         for x, y in zip(inputs.split(batch), targets.split(batch), strict=True):
             logits = model(x)
-            loss = F.cross_entropy(logits.float().transpose(1, 2), y, reduction="none")
+            loss = F.cross_entropy(logits.float().flatten(0, 1), y.flatten(), reduction="none").view_as(y)
             total += loss.double().sum(0)
     finally:
         model.train(was_training)
@@ -162,31 +164,50 @@ def text_steps_to_reach(curves: TextValidationCurves, target: float) -> dict[str
 class TextStretchTable(NamedTuple):
     """Whole-input loss (nats per byte) of the RoPE text model at each length, per stretching method."""
 
-    loss: dict[str, dict[int, float]]  # method → {length n: loss over windows of n}
+    loss: dict[str, dict[int, float]]  # method (or extra fine-tune, "yarn-x8") → {length n: loss over windows of n}
     seed: int
     fine_tuned: bool  # False: the base model, stretched at factor n / L for each n; True: the fine-tunes
-    factor: dict[str, dict[int, float]]  # the factor each entry was stretched by
+    factor: dict[str, dict[int, float]]  # the factor each entry was stretched by (dynamic NTK: its effective one)
+
+
+# the fine-tunes that are not one method at the fine-tuning length's factor: "ft-yarn-x8", YaRN configured for 8·L
+EXTRA_FINE_TUNES = tuple(v for v in FINE_TUNES if v[3:] not in STRETCHES)
 
 
 def text_stretch_losses(
     seed: int = 0, *, fine_tuned: bool = False, methods: Sequence[str] = STRETCHES,
     lengths: Sequence[int] = (TEXT_LENGTH, 2 * TEXT_LENGTH, 4 * TEXT_LENGTH, 8 * TEXT_LENGTH),
-    tokens: int | None = None, factor: float | None = None,
+    tokens: int | None = None, factor: float | None = None, extra: Sequence[str] = (),
 ) -> TextStretchTable:
     """Each method of ``helpers.STRETCHES`` on the shipped RoPE model of ``seed``, at each length.
 
     Training-free (``fine_tuned=False``): the base model with its frequencies stretched at factor
     n / L (1 at n ≤ L, so every method then equals "plain"), as ``helpers.apply_stretch`` does, or
     at ``factor`` at every length if it is given (what a model configured for factor·L pays on
-    shorter inputs); "plain" is the model as trained. Fine-tuned: the shipped fine-tune of each method (stretched at
-    factor 4, trained a few steps at 4·L; "plain": no stretch, Chen et al.'s plain fine-tuning), run
-    at every length with the frequencies it was trained with. The loss at n is the mean over every
-    position of the validation windows of n (:func:`text_valid_loss`); its exp is the perplexity."""
+    shorter inputs); "plain" is the model as trained. Dynamic NTK configured with factor n / L and
+    read at n stretches by its effective factor (n/L)² − n/L + 1 (3, 13, 57 at 2L, 4L, 8L).
+
+    Fine-tuned: the shipped fine-tune of each method (stretched at factor 4, trained a few steps at
+    4·L; "plain": no stretch, Chen et al.'s plain fine-tuning), run at every length with the
+    frequencies it was trained with, except dynamic NTK, which is run as Hugging Face runs it: its
+    frequencies follow the input's length n (configured factor 4: the trained frequencies at n ≤ L,
+    effective factor 4·n/L − 3 past L, 13 at 4·L where it was fine-tuned, 29 at 8·L). ``extra``
+    adds rows for fine-tunes of ``EXTRA_FINE_TUNES``, named without their "ft-" ("ft-yarn-x8" →
+    "yarn-x8": YaRN configured for 8·L, fine-tuned at 4·L).
+
+    The loss at n is the mean over every position of the validation windows of n
+    (:func:`text_valid_loss`); its exp is the perplexity."""
     seeds = list(TEXT_SEEDS)
     if isinstance(seed, bool) or seed not in seeds:
         raise ValueError(f"seed must be one of {TEXT_SEEDS} (the seeds shipped), got {seed!r}")
     for method in methods:
         check_choice("method", method, STRETCHES)
+    if isinstance(extra, str):
+        raise ValueError(f"extra must be a sequence of fine-tune names from {EXTRA_FINE_TUNES}, "
+                         f"got the string {extra!r}")
+    extra = [check_choice("extra", variant, EXTRA_FINE_TUNES) for variant in extra]
+    if extra and not fine_tuned:
+        raise ValueError("extra applies to the fine-tuned table only (fine_tuned=True)")
     lengths = [check_int("length", n, 1) for n in lengths]
     fixed = None
     if factor is not None:
@@ -198,11 +219,19 @@ def text_stretch_losses(
         fixed = float(factor)
     loss, factor = {}, {}
     if fine_tuned:
-        for method in methods:
-            model = load_text_model("rope", seed, f"ft-{method}")
-            f = float(text_manifest("rope", seed, f"ft-{method}")["stretch"]["factor"])
-            loss[method] = {n: text_valid_loss(model, n, tokens=tokens) for n in lengths}
-            factor[method] = {n: (1.0 if method == "plain" else f) for n in lengths}
+        for variant in [f"ft-{method}" for method in methods] + extra:
+            row = variant[3:]
+            model = load_text_model("rope", seed, variant)
+            stretch = text_manifest("rope", seed, variant)["stretch"]
+            method, f = stretch["method"], float(stretch["factor"])
+            loss[row], factor[row] = {}, {}
+            for n in lengths:
+                if method == "dynamic":  # the frequencies follow the length read
+                    apply_stretch(model, method, f, TEXT_LENGTH, seq_len=n)
+                    factor[row][n] = dynamic_ntk_factor(f, n, TEXT_LENGTH)
+                else:
+                    factor[row][n] = 1.0 if method == "plain" else f
+                loss[row][n] = text_valid_loss(model, n, tokens=tokens)
         return TextStretchTable(loss, seed, True, factor)
     model = load_text_model("rope", seed)
     scheme = _rope_scheme(model)

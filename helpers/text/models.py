@@ -3,9 +3,11 @@
 Every model is a :class:`helpers.TinyLM` (d_model 64, 4 heads of 16, 3 layers, MLP 4× wide: about
 180 k parameters) trained on the byte-level corpus of :mod:`helpers.text.corpus` at the training
 length ``TEXT_LENGTH`` = L = 128 bytes, one per scheme of ``TEXT_SCHEMES`` and seed of ``TEXT_SEEDS``
-(``variant="base"``). For lesson 09 each RoPE model also has six short fine-tunes at 4·L
-(``TEXT_VARIANTS``): its frequencies stretched by one method of ``helpers.STRETCHES`` at factor 4
-("plain" keeps them: Chen et al.'s plain fine-tuning), then trained a few steps at 4·L.
+(``variant="base"``). For lesson 09 each RoPE model also has seven short fine-tunes at 4·L
+(``FINE_TUNES``, variant → (method, factor)): its frequencies stretched by one method of
+``helpers.STRETCHES`` at factor 4 ("ft-<method>"; "plain" keeps them: Chen et al.'s plain fine-tuning),
+and by YaRN at factor 8 ("ft-yarn-x8": configured for 8·L, twice the length it is fine-tuned at, as
+Peng et al. configure YaRN for the length they test), then trained a few steps at 4·L.
 
 Why L = 128 bytes (about 20 words): the model's 16-wide heads have 8 RoPE pairs, and with base 10⁴ the
 5 slowest turn less than once within 128 positions, so most of RoPE's spectrum is never seen through a
@@ -42,7 +44,10 @@ TEXT_CONFIG = {"vocab_size": VOCAB_SIZE, "d_model": 64, "n_heads": 4, "n_layers"
 # lesson 09's fine-tunes: factor and length
 FINE_TUNE_FACTOR = 4
 FINE_TUNE_LENGTH = FINE_TUNE_FACTOR * TEXT_LENGTH
-TEXT_VARIANTS = ("base", *(f"ft-{method}" for method in STRETCHES))
+# every fine-tune, variant → (stretching method, factor): each method configured for the fine-tuning
+# length (factor 4), and YaRN configured for 8·L (factor 8), fine-tuned at the same length 4·L
+FINE_TUNES = {**{f"ft-{method}": (method, FINE_TUNE_FACTOR) for method in STRETCHES}, "ft-yarn-x8": ("yarn", 8)}
+TEXT_VARIANTS = ("base", *FINE_TUNES)
 
 
 def model_options(scheme: str) -> dict:
@@ -104,9 +109,10 @@ def load_parameters(model: torch.nn.Module, state: dict[str, torch.Tensor]) -> t
 
 def load_text_model(scheme: str, seed: int = 0, variant: str = "base") -> TinyLM:
     """A shipped text model in eval mode: ``scheme`` one of TEXT_SCHEMES, ``seed`` one of TEXT_SEEDS,
-    ``variant`` "base", or for "rope" one of the fine-tunes "ft-<method>" (TEXT_VARIANTS), which come
-    with their stretched frequencies applied. ``model(ids)`` with ids (B, T), T ≤ 8·L = 1024 (any T for
-    every scheme but "learned"), returns logits (B, T, 256)."""
+    ``variant`` "base", or for "rope" one of the fine-tunes of FINE_TUNES ("ft-<method>" at factor 4,
+    "ft-yarn-x8"), which come with their stretched frequencies applied (those of their manifest).
+    ``model(ids)`` with ids (B, T), T ≤ 8·L = 1024 (any T for every scheme but "learned"), returns
+    logits (B, T, 256)."""
     scheme, seed, variant = _check_model(scheme, seed, variant)
     model = build_text_model(scheme, seed)
     with _data(model_name(scheme, seed, variant) + ".pt").open("rb") as f:

@@ -116,6 +116,25 @@ def test_stretches_are_applied_and_restored(small_model):
     assert torch.equal(model.scheme.inv_freq, before) and model.scheme.attention_scale == 1.0
 
 
+def test_dynamic_reads_the_length_it_is_given(small_model):
+    # NTK-aware at factor f by hand: base·f^(d/(d−2)) in place of the base, d = 16
+    def ntk(f):
+        return (10000.0 * f ** (16 / 14)) ** (-torch.arange(0, 16, 2, dtype=torch.float64) / 16)
+
+    default, _, full = S.stretched_frequencies(16, 10000.0, "dynamic", 4.0, 128)   # asked for n = 4L
+    assert full == 13 and torch.allclose(default, ntk(13.0), rtol=1e-12, atol=0)
+    at_8l, _, full = S.stretched_frequencies(16, 10000.0, "dynamic", 4.0, 128, seq_len=1024)
+    assert full == 29 and torch.allclose(at_8l, ntk(29.0), rtol=1e-12, atol=0)
+    within, _, full = S.stretched_frequencies(16, 10000.0, "dynamic", 4.0, 128, seq_len=128)
+    assert full == 1 and torch.allclose(within, ntk(1.0), rtol=1e-12, atol=0)
+    model, _ = small_model
+    S.apply_stretch(model, "dynamic", 4.0, 16, seq_len=40)   # head_dim 16: 4·40/16 − 3 = 7
+    assert torch.allclose(model.scheme.inv_freq, ntk(7.0).to(model.scheme.inv_freq.dtype))
+    S.apply_stretch(model, "plain", 1.0, 16)
+    with pytest.raises(ValueError, match="seq_len must be"):
+        S.stretched_frequencies(16, 10000.0, "dynamic", 4.0, 128, seq_len=0)
+
+
 def test_fine_tuning_leaves_the_original_alone(small_model):
     model, task = small_model
     state = {k: v.clone() for k, v in model.state_dict().items()}

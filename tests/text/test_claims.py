@@ -17,7 +17,8 @@ def table(rows, fine_tuned, seed=0):
 FREE = {"plain": (1.4, 2.0, 2.8, 3.4), "linear": (1.4, 2.8, 3.6, 3.9), "ntk": (1.4, 1.7, 2.1, 2.6),
         "dynamic": (1.4, 1.5, 1.7, 2.2), "yarn": (1.4, 1.48, 1.7, 2.3), "llama3": (1.4, 1.49, 1.8, 2.5)}
 TUNED = {"plain": (1.55, 1.6, 1.85, 2.2), "linear": (2.2, 2.2, 2.2, 2.4), "ntk": (1.5, 1.49, 1.54, 1.9),
-         "dynamic": (1.45, 1.44, 1.46, 1.9), "yarn": (1.44, 1.43, 1.43, 2.1), "llama3": (1.46, 1.45, 1.45, 2.1)}
+         "dynamic": (1.45, 1.44, 1.46, 1.7), "yarn": (1.44, 1.43, 1.43, 2.1), "llama3": (1.46, 1.45, 1.45, 2.1),
+         "yarn-x8": (1.47, 1.46, 1.46, 1.48)}
 COST = {"plain": (1.4,), "linear": (3.5,), "ntk": (1.44,), "dynamic": (1.6,), "yarn": (1.62,), "llama3": (1.7,)}
 
 
@@ -45,8 +46,34 @@ def test_stretch_margins_by_hand():
     assert m["fine-tuned, at every length: position interpolation the highest"] == pytest.approx(0.2)
     assert m["fine-tuned, within L: plain fine-tuning costs more than dynamic NTK, YaRN and Llama 3"] \
         == pytest.approx(0.09)
-    assert m["fine-tuned, at 8L (twice the fine-tuning length): every method more than 0.25 nats above the loss "
-             "within L"] == pytest.approx(0.25)
+    assert m["fine-tuned, configured for 4L and read at 8L (past the configured factor): plain fine-tuning, position "
+             "interpolation, NTK-aware, YaRN and Llama 3 each more than 0.4 nats above the loss within L"] \
+        == pytest.approx(0.1)        # NTK-aware: 1.9 − 1.4 − 0.4
+    assert m["fine-tuned, at 8L: dynamic NTK, its factor following the length (29 at 8L), below every method fixed at "
+             "factor 4, yet more than 0.15 nats above the loss within L"] \
+        == pytest.approx(0.15)       # 1.7 − 1.4 − 0.15 (and 1.9 − 1.7 = 0.2 below NTK-aware)
+    assert m["fine-tuned, YaRN configured for 8L (factor 8) reads 8L within 0.1 nats of the loss within L, "
+             "the lowest of the fine-tunes there"] == pytest.approx(0.02)   # 0.1 − (1.48 − 1.4)
+
+
+def test_the_8L_claims_fail_where_they_should():
+    dynamic_high = margins(tuned={**TUNED, "dynamic": (1.45, 1.44, 1.46, 1.95)})   # above NTK-aware at 8L
+    assert dynamic_high["fine-tuned, at 8L: dynamic NTK, its factor following the length (29 at 8L), below every "
+                        "method fixed at factor 4, yet more than 0.15 nats above the loss within L"] \
+        == pytest.approx(-0.05)
+    x8_far = margins(tuned={**TUNED, "yarn-x8": (1.47, 1.46, 1.46, 1.75)})   # above dynamic NTK at 8L
+    assert x8_far["fine-tuned, YaRN configured for 8L (factor 8) reads 8L within 0.1 nats of the loss within L, "
+                  "the lowest of the fine-tunes there"] == pytest.approx(-0.25)
+    no_x8 = {m: v for m, v in TUNED.items() if m != "yarn-x8"}
+    without = margins(tuned=no_x8)   # the other claims only
+    assert set(margins()) - set(without) == {"fine-tuned, YaRN configured for 8L (factor 8) reads 8L within 0.1 nats "
+                                             "of the loss within L, the lowest of the fine-tunes there"}
+    with pytest.raises(ValueError, match="tuned must hold the row 'yarn-x8' .* for every seed or for none"):
+        H.text_stretch_margins([table(FREE, False, 0), table(FREE, False, 1)],
+                               [table(TUNED, True, 0), table(no_x8, True, 1)],
+                               [table(COST, False, 0), table(COST, False, 1)])
+    no_plain = margins(cost={m: v for m, v in COST.items() if m != "plain"})   # the cost table's plain row unused
+    assert no_plain == margins()
 
 
 def test_a_claim_that_fails_has_a_negative_margin_and_the_smallest_seed_counts():
@@ -127,6 +154,10 @@ def test_length_margins_by_hand():
     assert m["T5 climbs: its band 4L–8L more than 0.5 nats above its band L–2L"] == pytest.approx(0.33)
     assert m["no positions: the highest loss within L, and every band past L within 0.3 nats of it"] \
         == pytest.approx(min(0.2, 0.3 - 0.18))
+    # the largest change past L: alibi 0.12 (1.52 − 1.4), none 0.18, learned 0.65 (the next smallest past 0.3)
+    assert m["past L, only ALiBi and no positions keep every band within 0.3 nats of their loss within L"] \
+        == pytest.approx(min(0.3 - 0.12, 0.3 - 0.18, 0.65 - 0.3))
+    assert m["past L, ALiBi's bands move least from its loss within L of the six"] == pytest.approx(0.18 - 0.12)
     # whole input of n: the mean of the first n positions (8 of them at 5.0)
     whole = {s: ((5.0 * 8 + b[0] * (L - 8)) / L,
                  (5.0 * 8 + b[0] * (L - 8) + L * b[1] + 2 * L * b[2] + 4 * L * b[3]) / (8 * L))
@@ -135,6 +166,9 @@ def test_length_margins_by_hand():
     assert m["whole input, 8L against L: RoPE's loss up by more than 1 nat, T5's by more than 0.4"] \
         == pytest.approx(expected)
     w = {s: {n: float(by_position(b)[0, :n].mean()) for n in (2 * L, 4 * L, 8 * L)} for s, b in BANDS.items()}
+    a_l = (5.0 * 8 + 1.4 * (L - 8)) / L  # ALiBi's whole-input loss at L, by hand
+    assert m["whole input: ALiBi's loss at 2L, 4L and 8L within 0.1 nats of its loss at L"] == pytest.approx(
+        0.1 - max(abs(w["alibi"][n] - a_l) for n in (2 * L, 4 * L, 8 * L)))
     assert m["whole input at 4L and 8L: ALiBi the lowest of the six"] == pytest.approx(
         min(w[s][n] - w["alibi"][n] for n in (4 * L, 8 * L) for s in w if s != "alibi"))
     assert m["whole input: RoPE below sinusoidal at 2L, above it at 8L"] == pytest.approx(

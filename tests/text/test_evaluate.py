@@ -144,3 +144,37 @@ def test_stretch_at_a_fixed_factor_and_factor_one_reuses_plain():
         H.text_stretch_losses(0, lengths=(L,), tokens=tokens, factor=0.5)
     with pytest.raises(ValueError, match="training-free table only"):
         H.text_stretch_losses(0, fine_tuned=True, lengths=(L,), tokens=tokens, factor=2)
+
+
+def test_the_dynamic_fine_tune_follows_the_length_it_reads():
+    # dynamic NTK configured with factor 4 (as fine-tuned): at L the trained frequencies, at 4L factor 13 (the
+    # frequencies it was fine-tuned with, as shipped), at 8L 4·8 − 3 = 29
+    tokens = 8 * L + 1
+    table = H.text_stretch_losses(0, fine_tuned=True, methods=("dynamic",), lengths=(L, 4 * L, 8 * L), tokens=tokens)
+    assert table.factor["dynamic"] == {L: 1.0, 4 * L: 13.0, 8 * L: 29.0}
+    shipped = H.load_text_model("rope", 0, "ft-dynamic")   # frozen at factor 13
+    assert table.loss["dynamic"][4 * L] == pytest.approx(H.text_valid_loss(shipped, 4 * L, tokens=tokens), abs=1e-12)
+    for n, f in ((L, 1.0), (8 * L, 29.0)):
+        model = H.load_text_model("rope", 0, "ft-dynamic")
+        model.scheme.set_frequencies(H.scaled_frequencies(16, 10000.0, "ntk", f)[0] if f > 1
+                                     else H.frequencies(16, 10000.0, torch.float64))
+        assert table.loss["dynamic"][n] == pytest.approx(H.text_valid_loss(model, n, tokens=tokens), abs=1e-12)
+        assert table.loss["dynamic"][n] != pytest.approx(H.text_valid_loss(shipped, n, tokens=tokens), abs=1e-3)
+
+
+def test_the_extra_fine_tune_is_yarn_configured_for_8L():
+    tokens = 8 * L + 1
+    table = H.text_stretch_losses(1, fine_tuned=True, methods=(), extra=("ft-yarn-x8",), lengths=(8 * L,),
+                                  tokens=tokens)
+    assert list(table.loss) == ["yarn-x8"] and table.factor["yarn-x8"] == {8 * L: 8.0}
+    model = H.load_text_model("rope", 1, "ft-yarn-x8")
+    inv_freq, scale = H.scaled_frequencies(16, 10000.0, "yarn", 8.0, L)
+    torch.testing.assert_close(model.scheme.inv_freq, inv_freq.to(model.scheme.inv_freq.dtype))
+    assert model.scheme.attention_scale == pytest.approx(0.1 * math.log(8) + 1)
+    assert table.loss["yarn-x8"][8 * L] == pytest.approx(H.text_valid_loss(model, 8 * L, tokens=tokens), abs=1e-12)
+    with pytest.raises(ValueError, match="extra must be one of 'ft-yarn-x8'"):
+        H.text_stretch_losses(0, fine_tuned=True, extra=("ft-yarn",))
+    with pytest.raises(ValueError, match="extra must be a sequence"):
+        H.text_stretch_losses(0, fine_tuned=True, extra="ft-yarn-x8")
+    with pytest.raises(ValueError, match="fine-tuned table only"):
+        H.text_stretch_losses(0, extra=("ft-yarn-x8",))

@@ -87,7 +87,10 @@ def test_manifest_matches_its_weights_file_and_the_corpus(model):
     else:
         ft = m["fine_tune"]
         assert ft["tokens"] == ft["steps"] * ft["batch"] * ft["length"] and ft["length"] == 4 * L
-        assert m["stretch"] == {"method": variant[3:], "factor": 4}
+        method, factor = H.FINE_TUNES[variant]
+        assert m["stretch"] == {"method": method, "factor": factor}
+        assert (method, factor) == ((variant[3:], 4) if variant != "ft-yarn-x8" else ("yarn", 8))
+        assert ft["steps"] == 48 and ft["batch"] == 8 and ft["from"] == stem("rope", seed, "base")
 
 
 @pytest.mark.parametrize("model", ALL, ids=lambda m: stem(*m))
@@ -123,7 +126,8 @@ def test_loader_returns_eval_models_that_read_up_to_8L(scheme):
 @pytest.mark.parametrize("variant", [v for v in H.TEXT_VARIANTS if v != "base"])
 def test_fine_tunes_come_with_their_stretched_frequencies(variant):
     model = H.load_text_model("rope", 0, variant)
-    inv_freq, scale, _ = stretched_frequencies(16, 10000.0, variant[3:], 4, L)
+    method, factor = ("yarn", 8) if variant == "ft-yarn-x8" else (variant[3:], 4)
+    inv_freq, scale, _ = stretched_frequencies(16, 10000.0, method, factor, L)
     torch.testing.assert_close(model.scheme.inv_freq, inv_freq.to(model.scheme.inv_freq.dtype))
     assert model.scheme.attention_scale == pytest.approx(scale)
 
