@@ -9,6 +9,46 @@ import torch.nn.functional as F
 
 from .core import Case, explore, implement, predict  # noqa: F401
 
+# --- 08.text_past_l: which text models hold past the training length? --------------------------
+
+predict(
+    "08.text_past_l",
+    title="which text models hold past L",
+    question="The six models read English bytes at every position up to 8L. Which of them keep their mean loss "
+             "within 0.3 nats of their own level within L (positions 8 … L−1) in every band past L: L–2L, "
+             "2L–4L and 4L–8L?",
+    choices={
+        "all six": "Text is much the same at every position, but the position signals are not: a sinusoidal "
+                   "code or a learned row past L is one the model never saw, and those two break at once; RoPE "
+                   "holds only a little past L, and T5 climbs.",
+        "relative": "rope, alibi and t5 see only offsets, but offsets past L are new to two of them: RoPE's slow "
+                    "pairs turn to angles no training offset produced (it holds for about L/4, then breaks), and "
+                    "T5 gives every far key its last bucket's one bias, to more keys at every position. Only "
+                    "ALiBi holds, and so does the model with no positions, which has no signal to break.",
+        "biases": "ALiBi holds, but T5 climbs: every offset from its last bucket's start on shares one trained "
+                  "bias, given to more keys at every position. And the model with no positions holds too: it "
+                  "has no position signal that could meet a value it never saw.",
+        "alibi and none": "Only these two. ALiBi gives each key further back a smaller weight, so the far keys add "
+                          "little; the model with no positions has no signal that could break (it starts worst "
+                          "and stays there). The absolute codes meet rows or codes they never saw, RoPE meets new "
+                          "angles after about L/4, and T5's last bucket is given to more keys at every position.",
+        "alibi only": "ALiBi holds, but it is not alone: the model with no positions has no position signal that "
+                      "could meet a value it never saw, so it stays near its (poor) level within L.",
+        "none of them": "Two hold: ALiBi, whose ever smaller weight on far keys makes them add little, and the "
+                        "model with no positions, which has no position signal to break.",
+    },
+    answer="alibi and none",
+    hints=(
+        "Ask of each scheme: past L, does the model meet a position signal it never met in training?",
+        "A model with no positions has nothing of the kind. A sinusoidal code or a learned row past L is new; "
+        "so are RoPE's angles at long offsets; T5 gives every long offset one bias. ALiBi gives each further "
+        "key a smaller weight.",
+    ),
+    solution='answer = "alibi and none"  # one of: "all six", "relative", "biases", "alibi and none", '
+             '"alibi only", "none of them"\nH.check("08.text_past_l", answer)\n',
+)
+
+
 # --- 08.flat_past_l: which schemes stay flat past the training length? ------------------------
 
 predict(
