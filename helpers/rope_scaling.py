@@ -371,12 +371,19 @@ def dynamic_cache_mismatch(
     def freqs_at(length: int) -> torch.Tensor:
         return scaled_frequencies(d, base, "dynamic", factor, original_max_len, seq_len=length)[0]
 
+    def turned(rows: torch.Tensor, angles: torch.Tensor) -> torch.Tensor:
+        """Each row (m, d) turned pair by pair by its own angles (m, d/2), as rope turns interleaved pairs."""
+        pairs = torch.view_as_complex(rows.contiguous().unflatten(-1, (d // 2, 2)))
+        return torch.view_as_real(pairs * torch.polar(torch.ones_like(angles), angles)).flatten(-2)
+
     now = freqs_at(n)
     q_rot = rope(q[None], torch.tensor([n - 1]), freqs=now)[0]
     fresh = rope(keys, freqs=now) @ q_rot
     prompt = rope(keys[:prompt_len], freqs=freqs_at(prompt_len))
-    later = [rope(keys[j : j + 1], torch.tensor([j]), freqs=freqs_at(j + 1)) for j in range(prompt_len, n)]
-    rotated_cache = torch.cat([prompt, *later]) @ q_rot
+    # each generated key j was rotated when the sequence was j + 1 long: by j·ω'(j + 1), one row per key
+    later = torch.arange(prompt_len, n)
+    freqs_then = torch.stack([freqs_at(j + 1) for j in later.tolist()]) if n > prompt_len else now[None][:0]
+    rotated_cache = torch.cat([prompt, turned(keys[prompt_len:], later.double()[:, None] * freqs_then)]) @ q_rot
     unrotated_cache = rope(keys, torch.arange(n), freqs=now) @ q_rot  # the stored raw keys, rotated now
     top = fresh.abs().max().item()
     return CacheMismatch(fresh, rotated_cache, unrotated_cache, (rotated_cache - fresh).abs().max().item() / top,

@@ -630,6 +630,22 @@ def test_no_mismatch_while_the_length_stays_within_l():
     assert long.rotated_cache_error > 0.1 and long.unrotated_cache_error == 0.0
 
 
+def test_cache_rows_match_rope_key_by_key():
+    # the generated keys are turned all at once; each must equal rope on that key alone, at its position,
+    # with the frequencies for the length the sequence had then, and a prompt of every key has none
+    g = torch.Generator().manual_seed(1)
+    q, keys = torch.randn(16, generator=g, dtype=torch.float64), torch.randn(30, 16, generator=g, dtype=torch.float64)
+    r = H.dynamic_cache_mismatch(q, keys, base=10000.0, original_max_len=8, prompt_len=12, factor=2.0)
+    now = H.scaled_frequencies(16, 1e4, "dynamic", 2.0, 8, seq_len=30)[0]
+    q_rot = H.rope(q[None], torch.tensor([29]), freqs=now)[0]
+    for j in (12, 20, 29):
+        freqs = H.scaled_frequencies(16, 1e4, "dynamic", 2.0, 8, seq_len=j + 1)[0]
+        alone = H.rope(keys[j : j + 1], torch.tensor([j]), freqs=freqs)[0] @ q_rot
+        assert r.rotated_cache[j].item() == pytest.approx(alone.item(), abs=1e-12)
+    whole = H.dynamic_cache_mismatch(q, keys, base=10000.0, original_max_len=8, prompt_len=30, factor=2.0)
+    assert whole.rotated_cache_error == 0.0 and whole.rotated_cache.shape == (30,)
+
+
 def test_cache_bad_input():
     with pytest.raises(ValueError, match="prompt_len must be at most"):
         H.dynamic_cache_mismatch(torch.ones(4), torch.ones(3, 4), base=100.0, original_max_len=2, prompt_len=5)
