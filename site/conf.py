@@ -49,8 +49,11 @@ myst_enable_extensions = ["dollarmath"]
 myst_heading_anchors = 3
 nb_execution_mode = "off"
 nb_ipywidgets_js = {}  # no require.js or widget manager from a CDN: the saved figure stands in
-# an explorer cell saves its figure as image/png beside the widget view: the page shows the figure
-nb_mime_priority_overrides = [("html", "image/png", 5)]
+# an explorer cell saves its figure as image/png beside the widget view: the page shows the figure.
+# Lesson 04's explorer drawn by the browser saves text/html as well, its script mounted without a
+# kernel: the page shows that, and runs it (text/html first; no other saved output has text/html
+# beside a picture or a widget view, tests/browser/test_site.py checks)
+nb_mime_priority_overrides = [("html", "image/png", 5), ("html", "text/html", 4)]
 
 mathjax_path = "mathjax/tex-chtml.js"
 

@@ -359,3 +359,91 @@ def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
     assert "no #no-such-anchor on that page" in report, report
     assert "raw TeX left in the text: ['$x^2$']" in report, report
     assert "tried to reach another server: https://example.org/remote.png" in report, report
+
+
+# ---------------------------------------------------------------------------------------------
+# Lesson 04's explorer drawn by the browser: on the site it runs from the page's own script
+
+BROWSER_EXPLORER_PAGE = "notebooks/04_sinusoidal.html"
+
+
+def test_only_the_browser_explorer_saves_html_beside_a_picture_or_a_widget():
+    """site/conf.py puts text/html first: every other output keeps its picture."""
+    carrying = []
+    for stem in LESSONS:
+        for cell in json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text())["cells"]:
+            for out in cell.get("outputs", []):
+                data = out.get("data", {})
+                if "text/html" in data and ({"image/png", "application/vnd.jupyter.widget-view+json"} & set(data)):
+                    carrying.append((stem, 'class="pe-sinusoidal-static"' in "".join(data["text/html"])))
+    assert carrying == [("04_sinusoidal", True)]
+
+
+def browser_explorer_problems(browser, base: str, shot: str | None = None) -> tuple[list[str], list[dict]]:
+    """Open lesson 04's page, find the explorer drawn by the browser, check the table it drew at its
+    start and after two key presses on d_model; return what went wrong and the values checked."""
+    from .explorer_page import ROOT_SELECTOR, drawn, table_problems, wait_for_values
+
+    problems: list[str] = []
+    checked: list[dict] = []
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+
+    def route(r):
+        if r.request.url.startswith(base + "/"):
+            r.continue_()
+        else:
+            problems.append(f"tried to reach another server: {r.request.url}")
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    try:
+        page.goto(f"{base}/{BROWSER_EXPLORER_PAGE}", wait_until="load")
+        root = page.locator(ROOT_SELECTOR)
+        root.wait_for(timeout=20_000)
+        if root.count() != 1 or page.locator(".pe-sinusoidal-static .pe-fallback").count():
+            problems.append(f"{root.count()} explorers mounted, the still stand-in still shown: "
+                            f"{page.locator('.pe-fallback').count()}")
+        for step in ("start", "two key presses on d_model"):
+            if step != "start":
+                draws = int(root.get_attribute("data-draws"))
+                root.locator('input[name="d_model"]').focus()
+                page.keyboard.press("ArrowRight")
+                page.keyboard.press("ArrowRight")
+            expected = {"d_model": 128 if step == "start" else 132, "position": 20, "length": 128, "base": 10000}
+            checked.append(wait_for_values(root, **expected))
+            if step != "start" and not int(root.get_attribute("data-draws")) > draws:
+                problems.append("moving d_model drew nothing")
+            problems += [f"{step}: {p}" for p in table_problems(drawn(root))]
+        if shot:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            root.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+    finally:
+        context.close()
+    return problems, checked
+
+
+def test_lesson_04s_browser_explorer_runs_without_a_kernel(browser, base):
+    problems, checked = browser_explorer_problems(browser, base, shot="site-04_sinusoidal-browser-explorer")
+    assert not problems, "\n".join(problems)
+    assert [v["d_model"] for v in checked] == [128, 132]
+
+
+def test_the_explorer_check_catches_a_wrong_formula(browser, site, tmp_path):
+    """The same check over a copy of the site whose inlined script swaps sine and cosine."""
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    page = copy / BROWSER_EXPLORER_PAGE
+    text = page.read_text()
+    right = "table[row + 2 * i] = Math.sin(angle);"
+    assert text.count(right) == 1, "the page does not inline the explorer's script"
+    page.write_text(text.replace(right, "table[row + 2 * i] = Math.cos(angle);"))
+    server, copy_base = serve(copy)
+    try:
+        problems, _ = browser_explorer_problems(browser, copy_base)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert any("the drawn table differs from H.sinusoidal(128, 128, 10000)" in p for p in problems), problems

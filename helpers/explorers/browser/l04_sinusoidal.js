@@ -116,6 +116,7 @@ const STYLE = `
 .pe-sinusoidal { font-family: ${FONT}; color: ${INK}; max-width: 900px; }
 .pe-sinusoidal .pe-controls { display: flex; flex-wrap: wrap; gap: 6px 22px; margin: 4px 0 6px; }
 .pe-sinusoidal label { display: inline-flex; align-items: center; gap: 8px; font-size: 14px; white-space: nowrap; }
+.pe-sinusoidal label span { min-width: 4.6em; }
 .pe-sinusoidal input[type=range] { width: 170px; margin: 0; }
 .pe-sinusoidal output { display: inline-block; min-width: 5.5em; font-variant-numeric: tabular-nums; }
 .pe-sinusoidal canvas { display: block; width: 100%; }
@@ -137,6 +138,9 @@ function render({ model, el }) {
   root.className = "pe-sinusoidal";
   root.dataset.peId = id;
   root.dataset.draws = "0";
+  // the sliders' keys move the sliders: JupyterLab's notebook shortcuts (arrows, Home, End, …) leave them alone
+  root.dataset.lmSuppressShortcuts = "true";
+  root.addEventListener("keydown", (event) => event.stopPropagation());
   const style = document.createElement("style");
   style.textContent = STYLE;
   const bar = document.createElement("div");
@@ -226,12 +230,14 @@ function render({ model, el }) {
       image.height = v.length;
       const ctx = image.getContext("2d");
       const pixels = ctx.createImageData(v.d_model, v.length);
-      for (let k = 0; k < table.length; k++) {
-        const [r, g, bl] = colourOf(table[k]);
-        pixels.data[4 * k] = r;
-        pixels.data[4 * k + 1] = g;
-        pixels.data[4 * k + 2] = bl;
-        pixels.data[4 * k + 3] = 255;
+      const data = pixels.data;
+      for (let k = 0; k < table.length; k++) { // colourOf, inlined: a table has up to a million entries
+        const x = (Math.min(Math.max(table[k], -1), 1) + 1) / 2;
+        const c = 3 * Math.min(Math.floor(x * LUT_SIZE), LUT_SIZE - 1);
+        data[4 * k] = LUT[c];
+        data[4 * k + 1] = LUT[c + 1];
+        data[4 * k + 2] = LUT[c + 2];
+        data[4 * k + 3] = 255;
       }
       ctx.putImageData(pixels, 0, 0);
       cached = { d_model: v.d_model, length: v.length, base: v.base, table, image };
@@ -264,7 +270,7 @@ function render({ model, el }) {
     ctx.strokeStyle = INK;
 
     // left: the table as a heatmap, the chosen position's row marked
-    const heat = { x: 66, y: 36, w: Math.round(width * 0.44), h: height - 36 - 56 };
+    const heat = { x: 66, y: 36, w: Math.round(width * 0.4), h: height - 36 - 56 };
     ctx.imageSmoothingEnabled = v.d_model > heat.w * ratio || v.length > heat.h * ratio; // average when shrinking
     ctx.imageSmoothingQuality = "high";
     ctx.drawImage(image, heat.x, heat.y, heat.w, heat.h);
@@ -304,15 +310,24 @@ function render({ model, el }) {
     ctx.textBaseline = "middle";
     for (const t of [-1, 0, 1]) ctx.fillText(String(t).replace("-", "\u2212"), bar.x + bar.w + 5, bar.y + ((1 - t) / 2) * bar.h);
 
-    // right: the chosen position's vector, sines at even dimensions, cosines at odd ones
-    const plot = { x: bar.x + bar.w + 62, y: heat.y + 26, h: heat.h - 26 };
+    // right: the chosen position's vector, sines at even dimensions, cosines at odd ones, under a
+    // legend of one row, or two where the panel is narrow
+    const entries = [[SIN_COLOUR, [], "sin (dims 0, 2, 4, \u2026)"], [COS_COLOUR, [5, 3], "cos (dims 1, 3, 5, \u2026)"]];
+    const plot = { x: bar.x + bar.w + 58 };
     plot.w = width - plot.x - 14;
+    ctx.font = `12px ${FONT}`;
+    const oneRow = entries.reduce((sum, e) => sum + 50 + ctx.measureText(e[2]).width, 0) <= plot.w;
+    ctx.font = `13px ${FONT}`;
+    plot.y = heat.y + (oneRow ? 26 : 42);
+    plot.h = heat.y + heat.h - plot.y;
     let squares = 0;
     const row = v.position * v.d_model;
     for (let k = 0; k < v.d_model; k++) squares += table[row + k] * table[row + k];
     ctx.textAlign = "center";
     ctx.textBaseline = "alphabetic";
-    ctx.fillText(`the vector PE[${v.position}]   (norm ${Number(Math.sqrt(squares).toPrecision(3))} = \u221a(d/2))`,
+    const norm = Number(Math.sqrt(squares).toPrecision(3));
+    const title = `the vector PE[${v.position}]   (norm ${norm} = \u221a(d/2))`;
+    ctx.fillText(ctx.measureText(title).width <= plot.w + 40 ? title : `PE[${v.position}], norm ${norm}`,
       plot.x + plot.w / 2, 22);
     const px = (k) => plot.x + ((k + 0.5) / v.d_model) * plot.w;
     const py = (y) => plot.y + ((1.15 - y) / 2.3) * plot.h;
@@ -343,8 +358,8 @@ function render({ model, el }) {
     ctx.textAlign = "center";
     ctx.fillText("dimension", plot.x + plot.w / 2, plot.y + plot.h + 42);
     // the legend above the curves, never on them
-    legend(ctx, plot.x + 4, heat.y + 8, [[SIN_COLOUR, [], "sin (dims 0, 2, 4, \u2026)"],
-      [COS_COLOUR, [5, 3], "cos (dims 1, 3, 5, \u2026)"]]);
+    if (oneRow) legend(ctx, plot.x + 4, heat.y + 8, entries);
+    else entries.forEach((entry, k) => legend(ctx, plot.x + 4, heat.y + 6 + 16 * k, [entry]));
 
     canvas.setAttribute("aria-label", `Sinusoidal table, ${v.length} positions by ${v.d_model} dimensions, `
       + `base ${formatBase(v.base)}; row ${v.position} marked and drawn on the right`);

@@ -1,0 +1,88 @@
+"""Reading lesson 04's browser-drawn explorer (helpers/explorers/browser/l04_sinusoidal.js) from a
+page, for the browser tests (JupyterLab, the site) and benchmarks/browser_slider_latency.py.
+
+The explorer's root element (class ``pe-sinusoidal``) carries its values and a draw counter as
+``data-*`` attributes; ``globalThis.__pe_tables[<data-pe-id>]`` holds the table it last drew and
+its heatmap image, one pixel per entry. What is read here is compared with ``H.sinusoidal`` and with
+Matplotlib's RdBu_r, computed by Python, never by the page.
+"""
+
+from __future__ import annotations
+
+import time
+
+import matplotlib
+import numpy as np
+
+import helpers as H
+
+ROOT_SELECTOR = ".pe-sinusoidal"
+
+READ_DRAWN = """root => {
+  const drawn = globalThis.__pe_tables[root.dataset.peId];
+  const pixels = drawn.image.getContext("2d").getImageData(0, 0, drawn.d_model, drawn.length).data;
+  const rgb = new Array((pixels.length / 4) * 3);
+  for (let k = 0; k < pixels.length / 4; k++) {
+    rgb[3 * k] = pixels[4 * k]; rgb[3 * k + 1] = pixels[4 * k + 1]; rgb[3 * k + 2] = pixels[4 * k + 2];
+  }
+  return {d_model: drawn.d_model, position: drawn.position, length: drawn.length, base: drawn.base,
+          table: Array.from(drawn.table), rgb, dataset: {...root.dataset}};
+}"""
+
+# Arm a timer for one key press: from the keydown event to the first frame after the element
+# `target` changed (a canvas redrawn: its data-draws attribute; a figure: a new <img>), then one task
+# later, once that frame has been painted. The result is awaited as window.__pe_step.
+ARM_STEP = """([target, what]) => {
+  window.__pe_step = new Promise((resolve, reject) => {
+    let start = null;
+    document.addEventListener("keydown", e => { start = e.timeStamp; }, {capture: true, once: true});
+    const before = what === "img" ? (target.querySelector("img") || {}).src : target.dataset.draws;
+    const changed = () => what === "img" ? (target.querySelector("img") || {}).src !== before
+                                         : target.dataset.draws !== before;
+    const observer = new MutationObserver(() => {
+      if (start === null || !changed()) return;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
+    });
+    observer.observe(target, {attributes: true, childList: true, subtree: true});
+    setTimeout(() => { observer.disconnect(); reject(new Error("nothing changed within 10 s")); }, 10000);
+  });
+}"""
+
+
+def drawn(root) -> dict:
+    """What the explorer under ``root`` (a Playwright locator of its root element) last drew."""
+    return root.evaluate(READ_DRAWN)
+
+
+def wait_for_values(root, timeout_s: float = 10.0, **expected) -> dict:
+    """Wait until the explorer's data-* values equal ``expected`` (d_model=…, length=…); return them all."""
+    keys = {"d_model": "dModel", "position": "position", "length": "length", "base": "base"}
+    deadline = time.monotonic() + timeout_s
+    while True:
+        data = root.evaluate("root => ({...root.dataset})")
+        values = {k: float(data[v]) for k, v in keys.items() if v in data}
+        if all(values.get(k) == float(v) for k, v in expected.items()):
+            return values
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the explorer shows {values}, expected {expected}")
+        time.sleep(0.05)
+
+
+def table_problems(picture: dict) -> list[str]:
+    """How the drawn table and its heatmap differ from H.sinusoidal at the values they were drawn at."""
+    n, d, base = int(picture["length"]), int(picture["d_model"]), float(picture["base"])
+    expected = H.sinusoidal(n, d, base).double().numpy()
+    table = np.asarray(picture["table"], dtype=np.float64)
+    if table.size != n * d:
+        return [f"{table.size} numbers drawn, the table at length {n}, d_model {d} has {n * d}"]
+    problems = []
+    error = float(np.abs(table.reshape(n, d) - expected).max())
+    if not error < 1e-6:
+        problems.append(f"the drawn table differs from H.sinusoidal({n}, {d}, {base:g}) by up to {error:.3g}")
+    colours = matplotlib.colormaps["RdBu_r"](matplotlib.colors.Normalize(-1, 1)(expected), bytes=True)[..., :3]
+    pixels = np.asarray(picture["rgb"], dtype=int).reshape(n, d, 3)
+    off = np.abs(pixels - colours.astype(int)).max(axis=-1) > 1
+    if off.mean() > 1e-3:  # an entry within a rounding error of a colour step may take the next colour
+        problems.append(f"{off.mean():.1%} of the heatmap's pixels are not RdBu_r of H.sinusoidal's entries")
+    return problems
