@@ -1,14 +1,14 @@
 """Comparing a learner's output with the expected one, property by property, in the exercise's terms.
 
-``first_failure(expected, got, rtol, atol, *, name=None, dtype=None, device=None)`` checks, in this
+``first_failure(expected, got, rtol, atol, *, name=None, dtype=None, dtype_why=…, device=None)`` checks, in this
 order, and describes the first that fails:
 
 1. type   — ``got`` is a torch.Tensor or a numpy array (converted with ``torch.as_tensor``);
 2. shape  — ``got.shape == expected.shape``;
 3. device — ``got`` lives on ``device`` when one is given (where the inputs were);
-4. dtype  — exactly ``dtype`` when the task states one; otherwise the same kind (floating point for a
-            floating ``expected``, integer for an integer one), and never half precision (float16,
-            bfloat16) for a floating ``expected``;
+4. dtype  — exactly ``dtype`` when the task states one (``dtype_why`` says where it comes from);
+            otherwise the same kind (floating point for a floating ``expected``, integer for an integer
+            one), and never half precision (float16, bfloat16) for a floating ``expected``;
 5. finite — no NaN or inf where ``expected`` is finite;
 6. values — |got − expected| ≤ atol + rtol·|expected| everywhere (exact for integers; NaN equals
             NaN, which only a catalogued mistake's output can hold, after 5.); the message names
@@ -108,7 +108,8 @@ def _where(index: tuple[int, ...], name: Callable | None) -> str:
 
 def first_failure(expected: torch.Tensor, got, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
                   what: str = "your function", *, name: Callable[[tuple[int, ...]], str] | None = None,
-                  dtype: torch.dtype | None = None, device: torch.device | str | None = None) -> str | None:
+                  dtype: torch.dtype | None = None, dtype_why: str = "the input's dtype",
+                  device: torch.device | str | None = None) -> str | None:
     """The first property of ``got`` that fails against ``expected``, in words; None if all hold."""
     if isinstance(got, torch.Tensor) and tuple(got.shape) == tuple(expected.shape) and device is not None \
             and got.device != torch.device(device):
@@ -120,7 +121,7 @@ def first_failure(expected: torch.Tensor, got, rtol: float = DEFAULT_RTOL, atol:
         return f"shape: expected {tuple(expected.shape)}, got {tuple(tensor.shape)}"
     want, have = _kind(expected), _kind(tensor)
     if dtype is not None and tensor.dtype != dtype:
-        return f"dtype: the task asks for {str(dtype).replace('torch.', '')} (the input's dtype), got " \
+        return f"dtype: the task asks for {str(dtype).replace('torch.', '')} ({dtype_why}), got " \
                f"{str(tensor.dtype).replace('torch.', '')}"
     if want != have:
         hint = {"integer": " (convert with .long())", "floating-point": " (convert with .float())"}.get(want, "")

@@ -4,7 +4,8 @@ Four kinds of exercise, each registered by one call in its lesson's module
 ``helpers/exercises/lNN_<lesson>.py`` (ids are "NN.name", NN the lesson number):
 
     implement(exercise_id, *, title, reference, cases, mistakes, hints, solution, where, axes=(),
-              dtype=None, half_why=None, half=(), rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, setup="")
+              dtype=None, dtype_why="the input's dtype", half_why=None, half=(), explain=None,
+              explain_error=None, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, setup="")
         The learner writes a function. ``cases``: a sequence of ``Case(label, args, slack=0.0)`` (or a
         zero-argument function returning one, built on first use so importing stays cheap); the
         learner's function and ``reference`` are called as ``f(*args)`` on each case (tensors in
@@ -14,14 +15,18 @@ Four kinds of exercise, each registered by one call in its lesson's module
         output index in the exercise's own terms ("offset −90 with bidirectional=False", "position 1,
         pair 0 = features 0, 1", "head 3 of 12"); ``axes`` names the output's trailing axes for the
         property messages ("reversed along the heads"). ``dtype(args) -> torch.dtype`` is the exact
-        dtype the task states (06.rope: x's dtype), None where it states only "a float tensor".
+        dtype the task states (06.rope and 01.attention_entropy: the input's dtype; 03.smallest_gap: float64),
+        None where it states only "a float tensor"; ``dtype_why`` says where that dtype comes from in the
+        message ("the dtype of weights").
         ``explain(args, output) -> str | None`` states, for a wrong output, which of the properties
         the task asks for it has and which it lacks (09.ntk_inv_freq: the fastest pair kept, the
         slowest divided by the factor), so that the learner can work from the properties rather than
-        transcribe a formula. ``half_why`` says why this exercise needs more than half precision; it
-        catalogues the mistake "computed in half precision", and ``half`` are functions computing the
-        reference the way a learner would in float16 or bfloat16 (the policy below says how it is
-        recognised).
+        transcribe a formula. ``explain_error(args, error) -> str | None`` says what an exception the
+        learner's function raised means in the exercise's terms (08.loss_by_position: F.cross_entropy wants
+        the classes on dim 1; 10.half_layout_rows: rows indexed as columns). ``half_why`` says why this
+        exercise needs more than half precision; it catalogues the mistake "computed in half precision",
+        and ``half`` are functions computing the reference the way a learner would in float16 or bfloat16
+        (the policy below says how it is recognised).
 
         The message of a failure gives the first failing property on the first failing case (see
         ``compare.first_failure``: type, shape, device, dtype, finite, values), with the input that
@@ -209,7 +214,9 @@ class Implement(Exercise):
     where: Callable[[tuple, tuple], str] | None = None
     axes: tuple[str, ...] = ()
     dtype: Callable[[tuple], torch.dtype] | None = None
+    dtype_why: str = "the input's dtype"
     explain: Callable[[tuple, torch.Tensor], str | None] | None = None
+    explain_error: Callable[[tuple, Exception], str | None] | None = None
     kind: str = field(init=False, default="implement")
     _cache: dict = field(init=False, default_factory=dict, repr=False)
 
@@ -249,14 +256,17 @@ class Implement(Exercise):
                 return self.failed(f'on case "{case.label}" your function raised NotImplementedError: '
                                    f"that part is still to write.")
             except Exception as err:
+                meaning = self._error_explained(case, err)
                 return self.failed(f'on case "{case.label}", {_call(answer, case.args)} raised '
-                                   f"{type(err).__name__}: {err}\n(Call it like that in a cell of its own to see "
-                                   f"where.)")
+                                   f"{type(err).__name__}: {err}\n"
+                                   + (f"What it means: {meaning}\n" if meaning else "")
+                                   + "(Call it like that in a cell of its own to see where.)")
             raw.append(got)
             outputs.append(_tensor_or_none(got))
             rtol, atol = self.tolerance(case)
             problem = first_failure(want, got, rtol, atol, name=self.namer(case),
                                     dtype=self.dtype(case.args) if self.dtype is not None else None,
+                                    dtype_why=self.dtype_why,
                                     device=_device(case.args))
             if problem is not None:
                 failing.append(number)
@@ -282,6 +292,14 @@ class Implement(Exercise):
         try:
             return self.explain(case.args, output)
         except Exception:  # an explanation must never hide the difference itself
+            return None
+
+    def _error_explained(self, case: Case, err: Exception) -> str | None:
+        if self.explain_error is None:
+            return None
+        try:
+            return self.explain_error(case.args, err)
+        except Exception:  # an explanation must never hide the error itself
             return None
 
     def relation(self, cases, expected, outputs) -> str | None:
@@ -495,8 +513,10 @@ def _caller_module() -> str:
 def implement(exercise_id: str, *, title: str, reference: Callable, cases, mistakes: dict[str, tuple[Callable, str]],
               hints: Sequence[str], solution: str, where: Callable[[tuple, tuple], str] | None = None,
               axes: Sequence[str] = (), dtype: Callable[[tuple], torch.dtype] | None = None,
+              dtype_why: str = "the input's dtype",
               half_why: str | None = None, half: Callable | tuple[Callable, ...] = (),
               explain: Callable[[tuple, torch.Tensor], str | None] | None = None,
+              explain_error: Callable[[tuple, Exception], str | None] | None = None,
               rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL, setup: str = "") -> Implement:
     """Register an implement exercise (see the module docstring)."""
     if len(mistakes) < 3:
@@ -508,7 +528,8 @@ def implement(exercise_id: str, *, title: str, reference: Callable, cases, mista
                           f"{half_why} Compute in float32 or float64, and return float32 or float64.")
     return _register(Implement(exercise_id, title, tuple(hints), solution, setup, _caller_module(),
                                reference=reference, cases=cases, mistakes=mistakes, rtol=rtol, atol=atol,
-                               where=where, axes=tuple(axes), dtype=dtype, explain=explain))
+                               where=where, axes=tuple(axes), dtype=dtype, dtype_why=dtype_why,
+                               explain=explain, explain_error=explain_error))
 
 
 def design(exercise_id: str, *, title: str, question: str, properties: Sequence[tuple[str, Callable]],

@@ -1,7 +1,8 @@
 """Lesson 01's exercises (notebooks/01_counting.ipynb), in the order the notebook asks them.
 
 01.attention_entropy (implement): my_attention_entropy(weights) → the entropy in nats of each
-    attention row, H = −Σ_j a_j·ln a_j over the last axis with 0·ln 0 = 0; (..., L) → (...).
+    attention row, H = −Σ_j a_j·ln a_j over the last axis with 0·ln 0 = 0; (..., L) → (...), in the dtype
+    of weights (the stub's docstring says so, and the check enforces it).
 01.collapse (predict): as L grows, with the raw index as a feature of queries and keys, where does
     the last token's attention go?
 """
@@ -162,6 +163,8 @@ implement(
     solution=ENTROPY_SOLUTION,
     where=_where,
     axes=("rows",),
+    dtype=lambda args: args[0].dtype,
+    dtype_why="the dtype of weights, as the docstring says: compute in float64 inside if you like, then cast back",
     half_why="This lesson's counted rows hold weights far below float16's smallest number (6·10⁻⁸), which "
              "become 0, and an entropy near 10⁻⁴ (the collapse) needs more than 3 digits to be told from 0.",
     half=(_in_half, _in_bfloat16),

@@ -17,22 +17,37 @@ from .core import Case, design, implement, predict
 # --- 02.bounded_code (design; asked first, before the lesson shows its fix) ----------------------------
 
 
-def _codes_of(fn, *args) -> torch.Tensor:
+def _raw_codes(fn, *args) -> torch.Tensor:
     out = fn(*args)
     if not isinstance(out, torch.Tensor):
         out = torch.as_tensor(out)
-    return out.detach().to(torch.float64).cpu().flatten()
+    return out.detach().cpu().flatten()
+
+
+def _codes_of(fn, *args) -> torch.Tensor:
+    return _raw_codes(fn, *args).to(torch.float64)
+
+
+def _words(length: int) -> str:
+    return f"{length} word" if length == 1 else f"{length} words"
 
 
 def _bounded(fn) -> tuple[bool, str]:
     for length in (1, 2, 10, 1000, 100_000):
         codes = _codes_of(fn, length)
         if codes.numel() != length:
-            return False, f"for a sentence of {length} words it returned {codes.numel()} codes; return one per word."
+            return False, (f"for a sentence of {_words(length)} it returned {codes.numel()} codes; return one per "
+                           "word.")
+        if bool(codes.isnan().any()):
+            p = int(codes.isnan().nonzero()[0])
+            why = ("a sentence of one word divides by zero: with L − 1 = 0, the code 0 / 0 is nan. Give a "
+                   "one-word sentence its code without dividing (0, say), or divide by something never 0"
+                   if length == 1 else "nan comes from 0 / 0 or ∞ − ∞ somewhere in your formula")
+            return False, f"in a sentence of {_words(length)}, position {p} gets the code nan: {why}."
         outside = ~torch.isfinite(codes) | (codes.abs() > 1)
         if bool(outside.any()):
             p = int(outside.nonzero()[0])
-            return False, (f"in a sentence of {length} words, position {p} gets the code {float(codes[p]):.6g}, "
+            return False, (f"in a sentence of {_words(length)}, position {p} gets the code {float(codes[p]):.6g}, "
                            "outside [−1, 1]. Like lesson 01's raw index, a code that grows with the sentence "
                            "ends up outweighing the content term, of size about 1.")
     return True, "Every code of sentences from 1 to 100 000 words lies in [−1, 1]."
@@ -40,14 +55,19 @@ def _bounded(fn) -> tuple[bool, str]:
 
 def _one_code_per_position(fn) -> tuple[bool, str]:
     for length in (2, 10, 1000, 10_000):
-        codes = _codes_of(fn, length)
-        order = codes.argsort()
+        raw = _raw_codes(fn, length)
+        codes = raw.to(torch.float64)
+        order = codes.argsort(stable=True)
         gaps = codes[order].diff()
         if bool((gaps <= 0).any()):
             k = int((gaps <= 0).nonzero()[0])
             p, q = sorted((int(order[k]), int(order[k + 1])))
+            integer = "" if raw.is_floating_point() or raw.is_complex() else (
+                f" Your codes are integers ({str(raw.dtype).replace('torch.', '')}): integer division (//) or an "
+                "integer dtype rounds every fraction down, p // L = 0 for every p < L. Divide floats, "
+                "torch.arange(length, dtype=torch.float64) / …")
             return False, (f"in a sentence of {length} words, positions {p} and {q} both get the code "
-                           f"{float(codes[p]):.6g}: attention could not tell them apart.")
+                           f"{float(codes[p]):.6g}: attention could not tell them apart.{integer}")
     return True, ("Within each sentence (up to 10 000 words checked) every position has its own code. The lesson "
                   "divides by L − 1; whether a code also survives the sentence growing is its next question.")
 

@@ -1,8 +1,8 @@
 """Lesson 03's exercises (notebooks/03_single_sine.ipynb), in the order the notebook asks them.
 
 03.fixed_code (design): propose my_code(positions) from the position alone, within [−1, 1] out to
-    10⁶, neighbours apart (steps above 10⁻⁴ for 95 % of them, near 0 and near 100 000), asked before the
-    lesson shows the sine.
+    10⁶, no two of the positions 0 … 99 sharing a code (closer than 10⁻⁹), neighbours apart (steps above
+    10⁻⁴ for 95 % of them, near 0 and near 100 000), asked before the lesson shows the sine.
 03.gap_trend (predict): as ω grows, does the smallest gap between 1000 positions rise or fall?
 03.smallest_gap (implement): my_smallest_gap(omega, length) → 0-dim tensor,
     min over p ≠ q in 0 … length − 1 of |sin(ω·p) − sin(ω·q)|.
@@ -59,6 +59,32 @@ def _bounded_far_out(fn) -> tuple[bool, str]:
     return True, "Codes stay within [−1, 1] out to position 1 000 000."
 
 
+SAME_CODE = 1e-9  # two codes closer than this count as one
+DISTINCT_UP_TO = 100  # the positions 0 … 99 checked for a shared code
+
+
+def _one_code_per_position(fn) -> tuple[bool, str]:
+    """No two of the positions 0 … 99 share a code. The threshold is honest for the lesson's sine: over the
+    600 values of ω from 10⁻⁴ to π the lesson scans, sin(ω·p) keeps every two of these positions at least
+    4·10⁻⁸ apart in float64 and 6·10⁻⁸ in float32, except ω = π itself, which repeats every two positions
+    (tests/exercises/test_design.py computes it)."""
+    codes = _positions_codes(fn, torch.arange(DISTINCT_UP_TO))
+    close = (codes[:, None] - codes[None, :]).abs() < SAME_CODE
+    close &= torch.ones_like(close).triu(1)
+    if bool(close.any()):
+        q = int(close.any(0).nonzero()[0])  # the first position that repeats an earlier code
+        p = int(close[:, q].nonzero()[0])
+        step = q - p
+        period = bool(((codes[step:] - codes[:-step]).abs() < SAME_CODE).all())
+        said = "" if not period else " (yours gives every position the same code)" if step == 1 else \
+            f" (yours repeats every {step} positions)"
+        return False, (f"positions {p} and {q} get the same code {float(codes[p]):.6g}: a code that repeats a value "
+                       f"cannot tell them apart{said}. No two of the positions 0 … {DISTINCT_UP_TO - 1} may share a "
+                       "code (codes closer than 10⁻⁹ count as one).")
+    return True, (f"No two of the positions 0 … {DISTINCT_UP_TO - 1} share a code (none closer than 10⁻⁹), so every "
+                  "word of a sentence that long has its own.")
+
+
 def _neighbours_apart(fn) -> tuple[bool, str]:
     """A wave comes close to standing still only near its crests; a code that levels off stands still for good."""
     for start in (0, 100_000):
@@ -91,10 +117,13 @@ design(
     "03.fixed_code",
     title="propose a code that neither grows nor goes stale",
     question="The raw index grows; normalised codes change when the sentence grows. Propose a code computed from "
-             "the position alone that stays within [−1, 1] for any position and still tells neighbours apart, "
-             "near the start and far out (steps above 10⁻⁴ between almost all neighbours).",
+             "the position alone that stays within [−1, 1] for any position, gives no two positions of a "
+             "sentence the same code (the positions 0 … 99 checked: codes closer than 10⁻⁹ count as one), and "
+             "still tells neighbours apart, near the start and far out (steps above 10⁻⁴ between almost all "
+             "neighbours).",
     properties=(("the same for a position whatever the sentence", _same_code_whatever_the_sentence),
-                ("bounded", _bounded_far_out), ("able to tell neighbours apart", _neighbours_apart)),
+                ("bounded", _bounded_far_out), ("one code per position", _one_code_per_position),
+                ("able to tell neighbours apart", _neighbours_apart)),
     hints=(
         "You may not look at the sentence's length. Which functions of a number p stay within [−1, 1] for every "
         "p, however large?",
@@ -261,6 +290,8 @@ implement(
     ),
     solution=SMALLEST_GAP_SOLUTION,
     where=_where,
+    dtype=lambda args: torch.float64,
+    dtype_why="as the task says: float32 codes near ±1 lie 6·10⁻⁸ apart, too coarse for gaps of 10⁻⁷",
     half_why="The gaps this exercise measures go down to 10⁻⁷, and float16's numbers near ±1 are 4.9·10⁻⁴ "
              "apart (bfloat16's 3.9·10⁻³): every smaller gap comes out as 0 or as one such step.",
     half=(_in_half, _in_bfloat16),

@@ -5,7 +5,8 @@ PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts o
 [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]].
 05.sine_only (predict): does a linear map take the sine dimensions of PE(p) to those of PE(p + k)? No.
 05.projected (predict): after random W_q, W_k, one score per offset or a spread? A spread.
-05.offset_only (design): propose A = W_qᵀW_k with PE(p)ᵀ·A·PE(r) a function of r − p alone.
+05.offset_only (design): propose A = W_qᵀW_k with PE(p)ᵀ·A·PE(r) a function of r − p alone; a failing A
+    is told which part breaks it (a pair mixed with another, a pair's two members scaled apart, a reflection).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ def _blocks(theta: torch.Tensor, transpose: bool = False) -> list[torch.Tensor]:
 def _theta(k, d_model, base, step=2.0):
     i = torch.arange(d_model // 2, dtype=torch.float64)
     return k * float(base) ** (-step * i / d_model)
+
+
+def _frequencies_reversed(k, d_model, base=10000.0):
+    return torch.block_diag(*_blocks(_theta(k, d_model, base).flip(0))).float()
 
 
 def _transposed(k, d_model, base=10000.0):
@@ -165,6 +170,12 @@ implement(
             _angle_without_omega,
             "each pair turns at its own frequency: block i's angle is k·ω_i with ω_i = base^(−2i/d_model), not k.",
         ),
+        "frequencies in reverse order (slowest pair first)": (
+            _frequencies_reversed,
+            "block i belongs to pair i, features 2i and 2i + 1, whose frequency ω_i = base^(−2i/d_model) falls "
+            "with i: pair 0 is the fastest (ω_0 = 1), the last pair the slowest. Your blocks run from the slowest "
+            "to the fastest.",
+        ),
         "base fixed at 10000": (
             _base_ignored,
             "use the base argument in ω_i = base^(−2i/d_model); the case with base=100.0 shows the difference.",
@@ -251,6 +262,33 @@ def _scores(fn, d_model: int, length: int = 200) -> torch.Tensor:
     return pe @ _matrix(fn, d_model) @ pe.T
 
 
+def _what_breaks_it(a: torch.Tensor) -> str:
+    """Which part of A breaks offset-only scores: each frequency pair (features 2i, 2i + 1) must be mapped to
+    itself by a rotation times one number, a block [[x, y], [−y, x]]."""
+    tol = 1e-6 * float(a.abs().max())
+    d = a.shape[0]
+    pair = torch.arange(d) // 2
+    outside = (pair[:, None] != pair[None, :]) & (a.abs() > tol)
+    if bool(outside.any()):
+        r, c = (int(v) for v in outside.nonzero()[0])
+        return (f"A[{r}, {c}] = {float(a[r, c]):.4g} mixes pair {r // 2} (features {2 * (r // 2)}, {2 * (r // 2) + 1}) "
+                f"with pair {c // 2}, which turns at another frequency: A must map each frequency pair to itself "
+                "(zero outside the 2 × 2 blocks on its diagonal).")
+    for i in range(d // 2):
+        (x, y), (z, w) = a[2 * i:2 * i + 2, 2 * i:2 * i + 2].tolist()
+        if abs(x - w) > tol:
+            return (f"The two members of pair {i} (features {2 * i}, {2 * i + 1}) get different scales, {x:.4g} and "
+                    f"{w:.4g}: a pair must be scaled as a whole, a rotation times one number, "
+                    "[[x, y], [−y, x]].")
+        if abs(y + z) > tol:
+            kind = "a swap is a reflection, not a rotation" if abs(y - z) <= tol else \
+                "its off-diagonal entries are not opposite, so it is part reflection, not a rotation"
+            return (f"The block of pair {i} (features {2 * i}, {2 * i + 1}) is "
+                    f"[[{x:.4g}, {y:.4g}], [{z:.4g}, {w:.4g}]]: {kind}. A rotation times one number is "
+                    "[[x, y], [−y, x]].")
+    return "A must map each frequency pair to itself, by a rotation times one number."
+
+
 def _offset_only_scores(fn) -> tuple[bool, str]:
     for d_model in (16, 64):
         s = _scores(fn, d_model)
@@ -265,8 +303,8 @@ def _offset_only_scores(fn) -> tuple[bool, str]:
                 q_lo, q_hi = (max(p_lo, p_lo - offset), max(p_hi, p_hi - offset)) if offset < 0 else (p_lo, p_hi)
                 return False, (f"with d_model = {d_model}, the offset {offset} scores from {float(along.min()):.4g} "
                                f"(query at {q_lo}) to {float(along.max()):.4g} (query at {q_hi}), so the score "
-                               "depends on where the pair sits, not only on the offset. A must map each frequency "
-                               "pair to itself, by a rotation and a scale.")
+                               "depends on where the two positions sit, not only on their offset. "
+                               + _what_breaks_it(_matrix(fn, d_model)))
     return True, ("Every offset has one score for d_model = 16 and 64, whatever the position. Lesson 06 gets the same "
                   "property for learned projections by rotating after them.")
 

@@ -4,7 +4,8 @@
 x (..., L, d), positions (L,) integers. Pair i turns by +p·ω_i, ω_i = base^(−2i/d):
 (a, b) ↦ (a cos − b sin, a sin + b cos); "interleaved" pairs features (2i, 2i+1), "half" pairs (i, i + d/2).
 06.rotate_after (design): propose my_position_in(v, p) applied after the projections whose scores
-    depend on the offset alone, see the position and keep the content (asked before RoPE is shown).
+    depend on the offset alone, differ between the offsets 0 … 8 and keep the content (asked before RoPE
+    is shown).
 06.shift_sentence (predict, asked before 06.rope): do RoPE's scores change when the sentence moves by 1000? No.
 06.decay (predict): typical |score| of unrelated q, k at distance 4000 against 0? About the same.
 """
@@ -48,12 +49,28 @@ def _offset_only_after(fn) -> tuple[bool, str]:
     return True, "For random q and k, moving both positions by 1, 37 or 1000 leaves every score as it was."
 
 
+OFFSETS_SEEN = 9  # offsets 0 … 8 must score differently
+
+
 def _position_seen(fn) -> tuple[bool, str]:
-    for q, k in _pairs():
-        if abs(_score(fn, q, 0, k, 1) - _score(fn, q, 0, k, 5)) > 1e-6:
-            return True, "Offsets 1 and 5 give different scores: the position reaches attention."
-    return False, ("the key at offset 1 and at offset 5 score the same for every q and k tried: the position never "
-                   "reaches the score.")
+    """Offsets 0 … 8 (the query at 0, the key at 0 … 8) must not score alike for every q and k tried."""
+    scores = torch.tensor([[_score(fn, q, 0, k, offset) for offset in range(OFFSETS_SEEN)] for q, k in _pairs()])
+    same = ((scores[:, :, None] - scores[:, None, :]).abs() <= 1e-6 * scores.abs().clamp(min=1.0)[:, :, None]).all(0)
+    alike = [(a, b) for a in range(OFFSETS_SEEN) for b in range(a + 1, OFFSETS_SEEN) if bool(same[a, b])]
+    if not alike:
+        return True, (f"Offsets 0 … {OFFSETS_SEEN - 1} all give different scores: the position reaches attention, "
+                      "and attention can tell them apart.")
+    if len(alike) == OFFSETS_SEEN * (OFFSETS_SEEN - 1) // 2:
+        return False, (f"the keys at offsets 0 … {OFFSETS_SEEN - 1} all score the same for every q and k tried: the "
+                       "position never reaches the score.")
+    a, b = min(alike, key=lambda ab: (ab[1], ab[0]))
+    periods = [t for t in range(2, OFFSETS_SEEN - 1) if all(bool(same[o, o + t]) for o in range(OFFSETS_SEEN - t))]
+    period = periods[0] if periods else None
+    said = {None: f"so attention cannot tell a key {a} back from one {b} back",
+            2: "the score sees only the parity of the offset (whether n − m is even or odd)"}.get(
+        period, f"the score repeats every {period} steps of the offset, so it sees only n − m modulo {period}")
+    return False, (f"offsets {a} and {b} score the same for every q and k tried: {said}. Different offsets must "
+                   f"give different scores (offsets 0 … {OFFSETS_SEEN - 1} checked).")
 
 
 def _content_kept(fn) -> tuple[bool, str]:
@@ -84,10 +101,10 @@ H.check("06.rotate_after", my_position_in)
 design(
     "06.rotate_after",
     title="propose how to put the position into q and k after the projections",
-    question="Adding PE before W_q and W_k lets the score depend on where a pair sits. Propose "
+    question="Adding PE before W_q and W_k lets the score depend on where the query and the key sit. Propose "
              "my_position_in(v, p), applied to a query or key v after the projections, such that "
-             "⟨my_position_in(q, m), my_position_in(k, n)⟩ depends on the offset n − m alone, the position "
-             "changes the score, and different q and k still score differently.",
+             "⟨my_position_in(q, m), my_position_in(k, n)⟩ depends on the offset n − m alone, different offsets "
+             "score differently (offsets 0 … 8 checked), and different q and k still score differently.",
     properties=(("offset-only", _offset_only_after), ("position-aware", _position_seen),
                 ("content-keeping", _content_kept)),
     hints=(

@@ -134,6 +134,42 @@ def _over_sequences_axis(logits, targets):
     return -F.log_softmax(logits, dim=0).gather(-1, targets[..., None])[..., 0].mean(0)
 
 
+def _log_of_softmax(logits, targets):
+    return -F.softmax(logits, dim=-1).log().gather(-1, targets[..., None])[..., 0].mean(0)
+
+
+def _softmax_by_hand(logits, targets):
+    e = logits.exp()
+    return -(e / e.sum(-1, keepdim=True)).log().gather(-1, targets[..., None])[..., 0].mean(0)
+
+
+_UNDERFLOW = ("softmax underflow: with confident logits, a target 200 below the largest logit has the probability "
+              "e^(−200) ≈ 10⁻⁸⁷, which float32 (smallest number about 10⁻⁴⁵) stores as 0, and −log 0 = inf. "
+              "Never form the probability: F.log_softmax(logits, dim=-1) computes logit − logsumexp(logits) "
+              "directly, and F.cross_entropy does the same inside.")
+_OVERFLOW = ("e^logit overflows for confident logits (e^200 is inf in float32, whose largest number is about "
+             "3·10³⁸), and inf / inf is nan. Subtract the row's largest logit first, or better use "
+             "F.log_softmax(logits, dim=-1), which does it for you.")
+
+
+def _explain(args, output) -> str | None:
+    """A non-finite loss where the reference is finite: the probability underflowed or e^logit overflowed."""
+    if bool(output.isnan().any()):
+        return "your loss is nan, and the usual cause here is that " + _OVERFLOW
+    if bool(output.isinf().any()):
+        return "your loss is inf, a " + _UNDERFLOW
+    return None
+
+
+def _explain_error(args, err) -> str | None:
+    logits = args[0]
+    if isinstance(err, RuntimeError | ValueError) and "Expected target size" in str(err):
+        return (f"F.cross_entropy wants the classes on dim 1: it read your logits {tuple(logits.shape)} as "
+                f"{logits.shape[1]} classes at {logits.shape[2]} places. Pass logits.transpose(1, 2), shape "
+                f"(batch, vocab, n), with targets (batch, n), and reduction=\"none\" to keep one loss per token.")
+    return None
+
+
 def _in(dtype):
     def losses(logits, targets):
         return -F.log_softmax(logits.to(dtype), dim=-1).gather(-1, targets[..., None])[..., 0].float().mean(0)
@@ -186,6 +222,10 @@ implement(
         "targets shifted by one position": (
             _targets_shifted, "logits[b, t] already scores targets[b, t] (the loader aligned them): do not shift "
                               "either, so that every one of the n positions keeps its loss."),
+        "log of the softmax: the target's probability underflows to 0": (
+            _log_of_softmax, "a " + _UNDERFLOW),
+        "softmax by hand: e^logit overflows": (
+            _softmax_by_hand, _OVERFLOW),
         "log-softmax over the sequences (dim 0)": (
             _over_sequences_axis, "the softmax runs over the vocabulary, the last dimension: "
                                   "F.log_softmax(logits, dim=-1)."),
@@ -211,6 +251,8 @@ H.check("08.loss_by_position", my_loss_by_position)
 ''',
     where=_where,
     axes=("positions",),
+    explain=_explain,
+    explain_error=_explain_error,
     half_why="The lesson reads differences of a few hundredths of a nat between positions, and float16 rounds a "
              "loss of 3 by up to 10⁻³ and its exponentials overflow from logits of 11 on (e^11.1 > 65504); "
              "bfloat16 rounds a loss of 3 by up to 8·10⁻³.",

@@ -10,6 +10,8 @@ the scores q·k do not change.
 
 from __future__ import annotations
 
+import re
+
 import torch
 
 from ..rotary import rope_permutation
@@ -59,6 +61,18 @@ def _where(args, index) -> str:
     old = 2 * j if j < head_dim // 2 else 2 * (j - head_dim // 2) + 1
     return (f"row {r} = head {h} of {n_heads}, its row {j} (which should hold that head's old row {old}), "
             f"column {c}")
+
+
+def _error_explained(args, err) -> str | None:
+    """A learner who permutes weight's columns with row numbers runs past its input dimension."""
+    weight, n_heads = args
+    size = re.search(r"(?:with size |axis_dim=)(\d+)", str(err))  # torch's words for an index out of range
+    if isinstance(err, IndexError | RuntimeError) and size and int(size.group(1)) == weight.shape[1] != weight.shape[0]:
+        return (f"an index ran past the {weight.shape[1]} input columns of weight (its dimension 1). The numbers you "
+                f"permute are row numbers, 0 … {weight.shape[0] - 1} (n_heads·head_dim rows): the output features "
+                "of q = x @ W.T are W's rows, so reorder dimension 0, weight[order] (or weight[order, :]), not "
+                "weight[:, order].")
+    return None
 
 
 def _cases() -> list[Case]:
@@ -127,6 +141,7 @@ implement(
         "weight.reshape(n_heads, head_dim, -1)[:, order].reshape(weight.shape) applies one order to every head.",
     ),
     solution=SOLUTION,
+    explain_error=_error_explained,
     where=_where,
     axes=("rows", "columns"),
     half_why="Reordering rows moves numbers without computing anything: the weights must come back bit for bit, "

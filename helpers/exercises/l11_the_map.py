@@ -23,8 +23,8 @@ predict(
              "table below finds both added-to-x schemes absolute.",
         "qk": "Half right: rotating q and k after the projections makes every score a function of the offset "
               "(lesson 06). But a bias that is a function of the offset, as the course's ALiBi, T5 and shaw "
-              "biases are, adds nothing that depends on where the pair sits either: the table below finds those "
-              "relative too.",
+              "biases are, adds nothing that depends on where the query and the key sit either: the table below "
+              "finds those relative too.",
         "bias": "Half right: the course's ALiBi, T5 and shaw biases depend only on the offset. But so does a "
                 "score whose q and k were rotated by their positions after the projections (lesson 06): the "
                 "table below finds RoPE relative too.",

@@ -30,7 +30,8 @@ PASS = {
     "02.bounded_code": [lambda n: torch.arange(n) / max(n - 1, 1), lambda n: torch.arange(n) / n,
                         lambda n: torch.tensor([p / (n + 1) for p in range(n)])],
     "03.fixed_code": [lambda p: torch.sin(0.05 * p), lambda p: torch.cos(0.3 * p.double()),
-                      lambda p: torch.tensor([math.sin(x / 40) for x in p.tolist()])],
+                      lambda p: torch.tensor([math.sin(x / 40) for x in p.tolist()]),
+                      lambda p: torch.sin(p.double()), lambda p: torch.sin(p.float())],  # the lesson's sin(p)
     "04.apart": [lambda p: H.sinusoidal(int(p.max()) + 1, 16)[p],
                  lambda p: torch.stack([f(p.double() * w) for w in (1.0, 0.05, 0.002) for f in (torch.sin, torch.cos)],
                                        -1)],
@@ -39,26 +40,52 @@ PASS = {
                                                     zip(torch.linspace(1, 2, d // 2), torch.linspace(-1, 1, d // 2),
                                                         strict=True)])],
     "06.rotate_after": [_interleaved_rotation, lambda v, p: _interleaved_rotation(v, p, base=100.0),
-                        lambda v, p: H.rope(v[None, :], torch.tensor([p]), layout="half")[0]],
+                        lambda v, p: H.rope(v[None, :], torch.tensor([p]), layout="half")[0],
+                       lambda v, p: torch.tensor([x for i in range(v.shape[0] // 2) for x in (
+                           float(v[2 * i]) * math.cos(p * 100.0 ** (-2 * i / v.shape[0]))
+                           - float(v[2 * i + 1]) * math.sin(p * 100.0 ** (-2 * i / v.shape[0])),
+                           float(v[2 * i]) * math.sin(p * 100.0 ** (-2 * i / v.shape[0]))
+                           + float(v[2 * i + 1]) * math.cos(p * 100.0 ** (-2 * i / v.shape[0])))])],
 }
 
 FAIL = {  # (proposal, the property named, words of the message that show where)
     "02.bounded_code": [(lambda n: torch.arange(n), "bounded", "position 2 gets the code 2"),
-                        (lambda n: torch.tanh(torch.arange(n) / 10.0), "one code per position", "both get the code")],
+                        (lambda n: torch.tanh(torch.arange(n) / 10.0), "one code per position", "both get the code"),
+                        (lambda n: torch.arange(n) / (n - 1), "bounded",
+                         "in a sentence of 1 word, position 0 gets the code nan: a sentence of one word divides by "
+                         "zero: with L − 1 = 0, the code 0 / 0 is nan"),
+                        (lambda n: torch.arange(n) // n, "one code per position",
+                         "Your codes are integers (int64): integer division (//) or an integer dtype rounds every "
+                         "fraction down")],
     "03.fixed_code": [(lambda p: p / len(p), "the same for a position whatever the sentence", "position 1 gets 0.1"),
                       (lambda p: p.double(), "bounded", "outside [−1, 1]"),
-                      (lambda p: torch.tanh(p / 1000.0), "able to tell neighbours apart", "from position 100000")],
+                      (lambda p: torch.tanh(p / 1000.0), "able to tell neighbours apart", "from position 100000"),
+                      (lambda pos: torch.cos(math.pi * pos.double()), "one code per position",
+                       "positions 0 and 2 get the same code 1: a code that repeats a value cannot tell them apart "
+                       "(yours repeats every 2 positions)"),
+                      (lambda pos: (pos % 10).double() / 10, "one code per position",
+                       "positions 0 and 10 get the same code 0: a code that repeats a value cannot tell them apart "
+                       "(yours repeats every 10 positions)")],
     "04.apart": [(lambda p: torch.sin(p.double())[:, None], "apart for every two positions", "positions 11 and 344"),
                  (lambda p: p[:, None].double(), "bounded", "outside [−1, 1]")],
     "05.offset_only": [(lambda d: torch.randn(d, d, generator=torch.Generator().manual_seed(0)), "offset-only",
-                        "depends on where the pair sits"),
+                        "depends on where the two positions sit, not only on their offset. A[0, 2] = -0.2506 mixes "
+                        "pair 0 (features 0, 1) with pair 1"),
+                       (lambda d: torch.diag(torch.arange(1.0, d + 1)), "offset-only",
+                        "The two members of pair 0 (features 0, 1) get different scales, 1 and 2: a pair must be "
+                        "scaled as a whole, a rotation times one number"),
+                       (lambda d: torch.block_diag(*[torch.tensor([[0.0, 1.0], [1.0, 0.0]])] * (d // 2)),
+                        "offset-only", "is [[0, 1], [1, 0]]: a swap is a reflection, not a rotation"),
                        (lambda d: torch.zeros(d, d), "offset-only", "every score is 0")],
     "06.rotate_after": [(lambda v, p: v, "position-aware", "score the same"),
                         (lambda v, p: v + H.sinusoidal(p + 1, v.shape[0])[p].double(), "offset-only",
                          "(the same offset)"),
                         (lambda v, p: H.sinusoidal(p + 1, v.shape[0])[p].double(), "content-keeping",
                          "drowned the content"),
-                        (lambda v, p: v * math.cos(p), "offset-only", "must depend on n − m alone")],
+                        (lambda v, p: v * math.cos(p), "offset-only", "must depend on n − m alone"),
+                        (lambda v, p: v * (-1) ** p, "position-aware",
+                         "offsets 0 and 2 score the same for every q and k tried: the score sees only the parity of "
+                         "the offset")],
 }
 
 
@@ -74,3 +101,27 @@ def test_a_proposal_that_misses_a_property_is_told_which_and_where(exercise_id, 
     result = H.check(exercise_id, proposal)
     assert result.status == "failed" and f"your proposal is not {prop}." in result.message, result.message
     assert words in result.message, result.message
+
+
+def test_the_shared_code_threshold_is_honest_for_the_lessons_sine():
+    """03.fixed_code counts two codes closer than 10⁻⁹ as one, over the positions 0 … 99. Over the 600 values of
+    ω the lesson scans (10⁻⁴ to π), sin(ω·p) keeps every two of these positions at least 4·10⁻⁸ apart in float64
+    and 6·10⁻⁸ in float32, more than 10 times the threshold, except ω = π, where sin(π·p) is 0 at every
+    position (up to rounding) and fails as it should."""
+    from helpers.exercises import l03_single_sine as l03
+    assert l03.SAME_CODE == 1e-9 and l03.DISTINCT_UP_TO == 100
+    omegas = torch.logspace(-4, math.log10(math.pi), 600, dtype=torch.float64)
+    p = torch.arange(l03.DISTINCT_UP_TO)
+    for dtype in (torch.float64, torch.float32):
+        codes = torch.sin(omegas[:-1, None].to(dtype) * p.to(dtype))
+        closest = codes.double().sort(-1).values.diff(dim=-1).min(-1).values
+        assert float(closest.min()) > 10 * l03.SAME_CODE, (dtype, float(closest.min()))
+        for k in range(0, len(omegas) - 1, 37):  # the property itself, on a spread of them
+            assert l03._one_code_per_position(lambda pos, w=float(omegas[k]), dt=dtype: torch.sin(w * pos.to(dt)))[0]
+    assert not l03._one_code_per_position(lambda pos: torch.sin(math.pi * pos.double()))[0]
+    assert not l03._one_code_per_position(lambda pos: torch.sin(2 * math.pi / 12 * pos.double()))[0]  # one turn in 12
+
+
+def test_a_one_word_sentence_reads_word_not_words():
+    result = H.check("02.bounded_code", lambda n: torch.arange(n) / (n - 1))
+    assert "1 words" not in result.message and "a sentence of 1 word," in result.message

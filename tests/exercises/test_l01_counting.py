@@ -26,11 +26,25 @@ def loop_entropy(weights):
     H.attention_entropy,
     lambda w: torch.special.entr(w).sum(-1),
     lambda w: -torch.xlogy(w, w).sum(dim=-1),
-    loop_entropy,
-    lambda w: loop_entropy(w).astype(np.float32),
-], ids=["helper", "entr", "xlogy", "numpy loop", "numpy float32"])
+    lambda w: loop_entropy(w).astype(np.asarray(w).dtype),
+    lambda w: torch.special.entr(w.double()).sum(-1).to(w.dtype),
+    lambda w: torch.tensor([-sum(a * math.log(a) for a in row if a > 0) for row in w.reshape(-1, w.shape[-1]).tolist()],
+                           dtype=w.dtype).reshape(w.shape[:-1]),
+], ids=["helper", "entr", "xlogy", "numpy loop, cast to the input's dtype", "float64 inside, cast back",
+        "python loops"])
 def test_correct_answers_pass(answer):
     assert_passes(ID, answer)
+
+
+@pytest.mark.parametrize("answer", [
+    lambda w: torch.special.entr(w.double()).sum(-1),           # computed and returned in float64
+    loop_entropy,                                              # numpy float64 whatever the input
+    lambda w: torch.special.entr(w).sum(-1).float(),           # float32 for a float64 input
+], ids=["float64 returned", "numpy float64", "float32 returned"])
+def test_the_dtype_of_weights_is_enforced(answer):
+    result = H.check(ID, answer)
+    assert result.status == "failed" and "dtype: the task asks for" in result.message and \
+        "(the dtype of weights, as the docstring says" in result.message, result.message
 
 
 def test_the_solution_passes():

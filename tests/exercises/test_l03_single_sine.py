@@ -221,3 +221,10 @@ def test_near_collision_takes_omega_as_a_tensor():
 
 def test_near_collision_not_attempted():
     assert H.check("03.near_collision", None, omega=None, length=50).status == "not attempted"
+
+
+def test_the_tasks_float64_is_enforced():
+    float32 = H.check("03.smallest_gap", lambda w, n: torch.tensor(float(_brute_force(w, n))))
+    assert float32.status == "failed" and "dtype: the task asks for float64 (as the task says: float32 codes " \
+        "near ±1 lie 6·10⁻⁸ apart" in float32.message, float32.message
+    assert H.check("03.smallest_gap", lambda w, n: torch.tensor(float(_brute_force(w, n)), dtype=torch.float64)).passed

@@ -60,6 +60,7 @@ MISTAKES = {
     "ω_i = base^(−i/d) instead of base^(−2i/d)": lambda k, d, base=10000.0: _blocks_numpy(k, d, base, step=1),
     "blocks on the concatenated layout": _concatenated,
     "angle ω_i instead of k·ω_i": lambda k, d, base=10000.0: _blocks_numpy(1, d, base),
+    "frequencies in reverse order (slowest pair first)": lambda k, d, base=10000.0: _slowest_first(k, d, base),
 }
 
 
@@ -72,3 +73,17 @@ def test_the_identity_for_every_k_fails_on_the_second_case():
     message = assert_fails_undiagnosed(ID, lambda k, d, base=10000.0: torch.eye(d))
     assert 'on case "k=1, d_model=16": at row 0, column 0: block 0 (pair 0, ω_0 = 1), its sin row and sin column: ' \
            "expected 0.540302, got 1 (off by 0.459698)" in message
+
+
+def _slowest_first(k, d, base=10000.0):
+    """ω_i ordered slowest first: block i turns at ω_(d/2 − 1 − i)."""
+    m = np.zeros((d, d))
+    for i in range(d // 2):
+        a = k * base ** (-2 * (d // 2 - 1 - i) / d)
+        m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]
+    return m
+
+
+def test_frequencies_slowest_first_are_named_with_the_order():
+    message = assert_diagnosed(ID, _slowest_first, "frequencies in reverse order (slowest pair first)")
+    assert "pair 0 is the fastest (ω_0 = 1)" in message

@@ -90,8 +90,9 @@ def test_log_of_softmax_fails_on_confident_logits_and_random_answers_fail():
     def log_of_softmax(logits, targets):
         return -logits.softmax(-1).log().gather(-1, targets[..., None])[..., 0].mean(0)
 
-    message = assert_fails_undiagnosed(ID, log_of_softmax)
-    assert "confident logits" in message and "inf" in message
+    message = assert_diagnosed(ID, log_of_softmax, "log of the softmax: the target's probability underflows to 0")
+    assert "confident logits" in message and "got inf" in message and "softmax underflow" in message
+    assert "F.log_softmax(logits, dim=-1)" in message
     assert_fails_undiagnosed(ID, lambda lg, tg: torch.rand(tg.shape[1], generator=torch.Generator().manual_seed(0)))
     shape = H.check(ID, lambda lg, tg: loop_loss(lg, tg)[None])
     assert shape.status == "failed" and "shape" in shape.message
@@ -100,3 +101,26 @@ def test_log_of_softmax_fails_on_confident_logits_and_random_answers_fail():
         raise NotImplementedError  # your code here
 
     assert H.check(ID, stub).status == "not attempted"
+
+
+def test_softmax_by_hand_overflow_and_other_infinite_losses_are_named():
+    def by_hand(logits, targets):
+        p = logits.exp() / logits.exp().sum(-1, keepdim=True)
+        return torch.stack([-p[b, range(p.shape[1]), targets[b]].log() for b in range(p.shape[0])]).mean(0)
+
+    message = assert_diagnosed(ID, by_hand, "softmax by hand: e^logit overflows")
+    assert "got nan" in message and "e^200 is inf in float32" in message
+
+    def underflow_once(logits, targets):  # the log of the softmax only where the logits are confident
+        out = -F.log_softmax(logits, -1).gather(-1, targets[..., None])[..., 0].mean(0)
+        return torch.where((torch.arange(out.shape[0]) == 1) & bool(logits.abs().max() > 100), math.inf, out)
+
+    other = assert_fails_undiagnosed(ID, underflow_once)
+    assert "What your output does: your loss is inf, a softmax underflow" in other, other
+
+
+def test_cross_entropy_with_the_classes_last_is_explained():
+    message = assert_fails_undiagnosed(ID, lambda lg, tg: F.cross_entropy(lg, tg, reduction="none").mean(0))
+    assert "raised RuntimeError: Expected target size" in message
+    assert "What it means: F.cross_entropy wants the classes on dim 1: it read your logits (32, 64, 16) as 64 " \
+        "classes at 16 places. Pass logits.transpose(1, 2)" in message, message

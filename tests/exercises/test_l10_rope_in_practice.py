@@ -88,3 +88,16 @@ def test_the_weight_unchanged_fails_at_the_second_row():
     message = assert_fails_undiagnosed(ID, lambda w, n: w.clone())
     assert 'on case "weight (32, 16) float32, n_heads=4 (head_dim 8)": at row 1 = head 0 of 4, its row 1 (which ' \
            "should hold that head's old row 2), column 0: expected " in message
+
+
+def test_row_numbers_used_on_the_columns_are_explained_as_rows_against_columns():
+    def by_columns(weight, n_heads):
+        return weight[:, _per_head(torch.arange(weight.shape[0])[:, None], n_heads, _even_then_odd)[:, 0]]
+
+    message = assert_fails_undiagnosed(ID, by_columns)
+    assert "raised IndexError" in message and "What it means: an index ran past the 16 input columns of weight " \
+        "(its dimension 1). The numbers you permute are row numbers, 0 … 31" in message and \
+        "reorder dimension 0, weight[order]" in message, message
+    selected = assert_fails_undiagnosed(ID, lambda w, n: w.index_select(1, _per_head(
+        torch.arange(w.shape[0])[:, None], n, _even_then_odd)[:, 0]))
+    assert "What it means: an index ran past the 16 input columns" in selected

@@ -3,6 +3,7 @@ learner would write it (not with the modules' own codings): each is named, or it
 which property fails."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import torch
 
 import helpers as H
 from helpers.exercises.core import HALF
+from helpers.exercises.core import get as core_get
 
 
 def _omega(d, base, step=2.0, sign=-1.0):
@@ -211,3 +213,61 @@ def test_unnamed_wrong_answers_still_say_which_property_fails():
                    ).message.count("sign flipped") == 1
     assert "reversed along the pairs" in H.check("09.ntk_inv_freq", lambda d, base, f: H.scaled_frequencies(
         d, base, "ntk", f)[0].flip(0)).message
+
+
+# --- the second cold attempt: wrong answers that passed, and messages that only partly pointed ---------------
+
+SECOND_PROBE = [
+    # (exercise, the learner's wrong answer, words its message must hold)
+    ("03.fixed_code", lambda pos: torch.cos(math.pi * pos.double()),
+     "positions 0 and 2 get the same code 1: a code that repeats a value cannot tell them apart"),
+    ("03.fixed_code", lambda pos: (pos % 10).double() / 10, "(yours repeats every 10 positions)"),
+    ("01.attention_entropy", lambda w: -torch.xlogy(w.double(), w.double()).sum(-1),
+     "dtype: the task asks for float32 (the dtype of weights"),
+    ("02.bounded_code", lambda n: torch.arange(n) / (n - 1), "a sentence of one word divides by zero"),
+    ("02.bounded_code", lambda n: torch.arange(n) // n, "integer division (//) or an integer dtype"),
+    ("05.shift_matrix", lambda k, d, base=10000.0: _shift_slowest_first(k, d, base),
+     "known mistake: frequencies in reverse order (slowest pair first)"),
+    ("05.offset_only", lambda d: torch.diag(torch.arange(1.0, d + 1)),
+     "get different scales, 1 and 2: a pair must be scaled as a whole, a rotation times one number"),
+    ("05.offset_only", lambda d: torch.block_diag(*[torch.tensor([[0.0, 1.0], [1.0, 0.0]])] * (d // 2)),
+     "a swap is a reflection, not a rotation"),
+    ("06.rotate_after", lambda v, p: v * (-1) ** p, "the score sees only the parity of the offset"),
+    ("09.llama3_inv_freq", lambda *a: _llama3(*a, kept=lambda r, low, high: (r - low) / (high - low)),
+     "known mistake: the blend weight s not clamped to [0, 1]"),
+    ("08.loss_by_position", lambda lg, t: -torch.log(torch.softmax(lg, -1)).gather(-1, t[..., None])[..., 0].mean(0),
+     "softmax underflow"),
+    ("08.loss_by_position", lambda lg, t: torch.nn.functional.cross_entropy(lg, t, reduction="none").mean(0),
+     "cross_entropy wants the classes on dim 1"),
+    ("10.half_layout_rows", lambda w, n: w[:, torch.cat([h * (w.shape[0] // n) + torch.cat((
+        torch.arange(0, w.shape[0] // n, 2), torch.arange(1, w.shape[0] // n, 2))) for h in range(n)])],
+     "The numbers you permute are row numbers"),
+]
+
+
+def _shift_slowest_first(k, d, base):
+    m = torch.zeros(d, d, dtype=torch.float64)
+    for i in range(d // 2):
+        a = k * base ** (-2 * (d // 2 - 1 - i) / d)
+        m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = torch.tensor([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    return m
+
+
+@pytest.mark.parametrize(("exercise_id", "answer", "words"), SECOND_PROBE,
+                         ids=[f"{e}:{w[:30]}" for e, _, w in SECOND_PROBE])
+def test_each_second_probe_answer_fails_naming_its_cause(exercise_id, answer, words):
+    result = H.check(exercise_id, answer)
+    assert result.status == "failed" and words in result.message, result.message
+
+
+def test_no_pass_message_says_right_twice():
+    for exercise_id in H.EXERCISES:
+        exercise = core_get(exercise_id)
+        if exercise.kind == "predict":
+            message = H.check(exercise_id, exercise.answer).message
+            assert not re.search(r"is right\. Right\b", message), message
+
+
+def test_the_pi_offset_answer_speaks_of_the_lessons_byte_text():
+    message = H.check("09.pi_offset", "0.5").message
+    assert "digit" not in message and "the key 7 bytes back" in message
