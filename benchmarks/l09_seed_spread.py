@@ -1,7 +1,8 @@
 """Lesson 09's experiment over more seeds than the lesson runs live: does every claim it asserts
 hold for each of them, and by how much?
 
-    python benchmarks/l09_seed_spread.py [--seeds 0 1 2 3 4 5] [--threads 1]
+    python benchmarks/l09_seed_spread.py [--seeds 0 1 2 3 4 5] [--threads 1] [--write]
+    ATEN_CPU_CAPABILITY=default python benchmarks/l09_seed_spread.py --write
 
 For each seed: lesson 08's RoPE TinyLM is trained at L (``helpers.SHORT_CONTEXT``), every
 stretch of ``helpers.STRETCHES`` is applied at factor 4 with no training and evaluated at 4L, and
@@ -12,23 +13,82 @@ seeds that the lesson quotes, YaRN's attention factor seed by seed, then each of
 claim holds where its margin exceeds ``helpers.STRETCH_MARGIN``. Exit status 1 if a claim failed for
 any seed. Run it also with ``ATEN_CPU_CAPABILITY=default`` (PyTorch's portable kernels) to check that
 the claims do not depend on the CPU. Takes about a minute per seed on two idle cores.
+
+With ``--write`` it stores what it measured, seed by seed and rounded to 3 decimals, as the entry of its
+kernel set (the machine's best, or portable) in ``helpers/measure/l09_seed_spread.py``, keeping the other
+kernel set's entry; lesson 09's Going deeper prints its ranges from there.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import sys
 import time
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import helpers as H  # noqa: E402
 
 FACTOR = 4.0
 BANDS = ("≤ L", "L–2L", "2L–4L")
+TABLE = ROOT / "helpers" / "measure" / "l09_seed_spread.py"
+
+
+def literal(value, indent: int = 0) -> str:
+    """Python source for ``value``: one dict entry per line, lists and tuples of plain values inline."""
+    pad = " " * (indent + 4)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = "".join(f"{pad}{k!r}: {literal(v, indent + 4)},\n" for k, v in value.items())
+        return "{\n" + items + " " * indent + "}"
+    return repr(value)
+
+
+def entry(runs, effects, margins, threads: int) -> dict:
+    """What one kernel set measured, seed by seed, rounded to 3 decimals: the excess loss per band of each
+    stretch without training and after fine-tuning, what YaRN's attention factor did to the excess loss
+    past 2L (loss with it − loss without it), and each claim's margin."""
+    def bands(b):
+        return tuple(round(float(v) + 0.0, 3) for v in b)
+
+    seeds = [r.seed for r in runs]
+    return {
+        "seeds": seeds, "torch": torch.__version__.split("+")[0], "threads": threads, "factor": FACTOR,
+        "fine_tune_steps": H.FineTuning().steps, "bands": BANDS,
+        "training_free": {m: {r.seed: bands(r.excess("training_free", m)) for r in runs} for m in H.STRETCHES},
+        "tuned": {m: {r.seed: bands(r.excess("tuned", m)) for r in runs} for m in runs[0].tuned},
+        "yarn_factor_effect": {r.seed: round(e.loss_on - e.loss_off, 3) for r, e in zip(runs, effects, strict=True)},
+        "margins": {claim: {s: round(m[claim], 3) for s, m in zip(seeds, margins, strict=True)}
+                    for claim in margins[0]},
+    }
+
+
+def write_table(kernels: str, new: dict) -> None:
+    """Add this run's entry to the stored table, keeping the other kernel set's."""
+    stored = {}
+    if TABLE.exists():
+        spec = importlib.util.spec_from_file_location("l09_seed_spread", TABLE)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        stored = dict(module.SEED_SPREAD)
+    stored[kernels] = new
+    TABLE.write_text(
+        '"""Lesson 09\'s toy experiment over six seeds, per CPU kernel set: what\n'
+        "``benchmarks/l09_seed_spread.py --write`` measured, seed by seed, rounded to 3 decimals (``training_free``\n"
+        "and ``tuned``: the excess loss over the task's floor in the bands ≤ L, L–2L, 2L–4L of each stretch;\n"
+        "``yarn_factor_effect``: the excess loss past 2L with YaRN's attention factor minus without it;\n"
+        "``margins``: each claim of ``helpers.stretch_margins``, in nats). Written by the benchmark, not by\n"
+        'hand."""\n'
+        "# ruff: noqa: E501\n\n"
+        f"SEED_SPREAD = {literal(stored)}\n", encoding="utf-8")
+    print(f"wrote the entry {kernels!r} of {TABLE.relative_to(ROOT)}")
 
 
 def table(runs, which: str, methods) -> None:
@@ -52,8 +112,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4, 5])
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1, as the lesson runs)")
+    parser.add_argument("--write", action="store_true", help=f"store the results in {TABLE.relative_to(ROOT)}")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
+    kernels = "portable (ATEN_CPU_CAPABILITY=default)" if os.environ.get("ATEN_CPU_CAPABILITY") == "default" \
+        else f"best ({torch.backends.cpu.get_cpu_capability()})"
+    print(f"kernels: {kernels}, torch {torch.__version__}, {args.threads} thread(s)")
 
     settings, fine_tuning = H.SHORT_CONTEXT, H.FineTuning()
     task = settings.task()
@@ -94,6 +158,8 @@ def main() -> int:
         failed |= not held
         print(f"  {'holds' if held else 'FAILS'}  smallest {min(by):6.3f}  {claim}: "
               + " ".join(f"{b:.3f}" for b in by))
+    if args.write:
+        write_table(kernels, entry(runs, effects, margins, args.threads))
     return 1 if failed else 0
 
 
