@@ -12,8 +12,10 @@ the first frame painted after the new picture is in place (a new ``<img>`` for t
 redrawn canvas for the browser's). The two are timed in the same run, interleaved key press by key
 press, at the lesson's start (length 128, d_model 128) and at a long table (length 1024, d_model 512).
 
-Prints the median of each, side by side, and their ratio. Exit status 1 if the browser's step is
-not faster than the kernel's round trip, or a picture did not change.
+Prints the median of each, side by side, their ratio, and how much of the browser's step its script
+took (computing the table and drawing it, ``data-draw-ms``), with the machine's load average: on a
+busy machine every number grows. Exit status 1 if the browser's step is not faster than the
+kernel's round trip, or a picture did not change.
 """
 
 from __future__ import annotations
@@ -151,14 +153,16 @@ def main(argv=None) -> int:
             roots.nth(len(SETTINGS) - 1).wait_for(timeout=60_000)
             print("lesson 04's explorer, one d_model step (→ or ←) in JupyterLab and headless Chromium, from the "
                   f"key press to the new picture painted: median of {args.rounds}, interleaved")
-            print(f"{'length × d_model':>16}  {'kernel-drawn ms':>15}  {'browser-drawn ms':>16}  {'ratio':>6}")
+            print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; chromium {browser.version}")
+            print(f"{'length × d_model':>16}  {'kernel-drawn ms':>15}  {'browser-drawn ms':>16}  {'ratio':>6}"
+                  f"  {'its script ms':>13}")
             failed = []
             for i, (length, d_model) in enumerate(SETTINGS):
                 box, root = kernel_boxes.nth(i), roots.nth(i)
                 box.scroll_into_view_if_needed()
                 handle = box.locator(".widget-slider").filter(has_text="d_model").locator(".noUi-handle").first
                 slider = root.locator('input[name="d_model"]')
-                kernel, drawn = [], []
+                kernel, drawn, script = [], [], []
                 for r in range(args.rounds + 2):
                     key = "ArrowRight" if r % 2 == 0 else "ArrowLeft"
                     try:
@@ -172,10 +176,12 @@ def main(argv=None) -> int:
                     if r >= 2:
                         kernel.append(k_ms)
                         drawn.append(b_ms)
+                        script.append(float(root.get_attribute("data-draw-ms")))
                 if not kernel:
                     continue
                 k, b = statistics.median(kernel), statistics.median(drawn)
-                print(f"{f'{length} × {d_model}':>16}  {k:15.1f}  {b:16.1f}  {k / b:5.1f}x")
+                print(f"{f'{length} × {d_model}':>16}  {k:15.1f}  {b:16.1f}  {k / b:5.1f}x"
+                      f"  {statistics.median(script):13.1f}")
                 if not b < k:
                     failed.append(f"{length} × {d_model}: the browser's step ({b:.1f} ms) is not faster than "
                                   f"the kernel's round trip ({k:.1f} ms)")
