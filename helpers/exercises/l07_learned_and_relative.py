@@ -379,8 +379,8 @@ implement(
     where=_alibi_where,
     axes=("heads",),
     half_why="float16 rounds a slope by up to 2.4·10⁻⁴ of itself and the bias is slope × distance, so at distance "
-             "4000 a head of slope 0.7 is off by about 0.7 in its logits, as much as a score; bfloat16 is 8 times "
-             "worse.",
+             "4000 the head of slope 2^−0.5 ≈ 0.707 is off by 0.30 in its logits (7.55·10⁻⁵ × 4000), a sizeable "
+             "share of a score; bfloat16 is 8 times worse.",
     half=(_slopes_in(torch.float16), _slopes_in(torch.bfloat16)),
     explain=_alibi_explain,
     atol=1e-12,

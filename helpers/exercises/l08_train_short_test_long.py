@@ -24,23 +24,31 @@ predict(
         "relative": "rope, alibi and t5 see only offsets, but offsets past L are new to two of them: RoPE's slow "
                     "pairs turn to angles no training offset produced (it holds for about L/4, then breaks), and "
                     "T5 gives every far key its last bucket's one bias, to more keys at every position. Only "
-                    "ALiBi holds, and so does the model with no positions, which has no signal to break.",
+                    "ALiBi holds, and so does the model with no positions, whose only sense of position (from "
+                    "the causal mask) drifts just a little past L on text.",
         "biases": "ALiBi holds, but T5 climbs: every offset from its last bucket's start on shares one trained "
                   "bias, given to more keys at every position. And the model with no positions holds too: it "
-                  "has no position signal that could meet a value it never saw.",
-        "alibi and none": "Only these two. ALiBi gives each key further back a smaller weight, so the far keys add "
-                          "little; the model with no positions has no signal that could break (it starts worst "
-                          "and stays there). The absolute codes meet rows or codes they never saw, RoPE meets new "
+                  "has no explicit code, and the rough sense of position the causal mask gives it drifts only "
+                  "a little past L on text.",
+        "alibi and none": "Only these two. ALiBi gives each key further back a smaller weight, so the far keys' "
+                          "share of attention levels off; the model with no positions has no explicit code, and the "
+                          "rough sense of position "
+                          "the causal mask gives it drifts only a little past L (it starts worst and stays near "
+                          "there). The absolute codes meet rows or codes they never saw, RoPE meets new "
                           "angles after about L/4, and T5's last bucket is given to more keys at every position.",
-        "alibi only": "ALiBi holds, but it is not alone: the model with no positions has no position signal that "
-                      "could meet a value it never saw, so it stays near its (poor) level within L.",
-        "none of them": "Two hold: ALiBi, whose ever smaller weight on far keys makes them add little, and the "
-                        "model with no positions, which has no position signal to break.",
+        "alibi only": "ALiBi holds, but it is not alone: the model with no positions has no explicit code, and the "
+                      "rough sense of position the causal mask gives it drifts only a little past L on text, so "
+                      "it stays near its (poor) level within L.",
+        "none of them": "Two hold: ALiBi, whose ever smaller weight on far keys levels off their share of "
+                        "attention, and the "
+                        "model with no positions, whose rough sense of position (from the causal mask) drifts only a "
+                        "little past L on text.",
     },
     answer="alibi and none",
     hints=(
         "Ask of each scheme: past L, does the model meet a position signal it never met in training?",
-        "A model with no positions has nothing of the kind. A sinusoidal code or a learned row past L is new; "
+        "A model with no positions has no explicit code, only the rough sense of position a causal mask gives. "
+        "A sinusoidal code or a learned row past L is new; "
         "so are RoPE's angles at long offsets; T5 gives every long offset one bias. ALiBi gives each further "
         "key a smaller weight.",
     ),
