@@ -1,7 +1,8 @@
 """A real browser over JupyterLab: lesson 04's explorer drawn by the browser (an anywidget).
 
-Lesson 04 is run top to bottom; its browser-drawn explorer must render as a live widget (not the
-saved output's stand-in), and moving its sliders from the keyboard to three settings must redraw
+Opened as a clone leaves it (not trusted), lesson 04 shows the explorer's saved still picture;
+run top to bottom, its browser-drawn explorer must render as a live widget (not the saved output's
+stand-in), and moving its sliders from the keyboard to three settings must redraw
 it with the table of ``H.sinusoidal`` at each: the numbers the page drew, to 1e-6, and the
 heatmap's pixels, Matplotlib's RdBu_r of those numbers.
 
@@ -34,6 +35,14 @@ def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):  # n
     page.on("pageerror", lambda e: console.append(str(e)))
     try:
         page.goto(f"{lab['base']}/lab/workspaces/anywidget/tree/notebooks/{NOTEBOOK}?reset&token={lab['token']}")
+        # before anything runs (a notebook from a clone is not trusted: no widget, no script), the saved
+        # output shows the explorer's still picture and its line of text
+        cell = page.locator(".jp-CodeCell").filter(has_text="explorers.browser.sinusoidal_explorer(")
+        still = cell.locator('.jp-OutputArea-output img[src^="data:image/png"]')
+        still.wait_for(timeout=60_000)
+        assert "The explorer drawn by your browser, at d_model 128" in cell.locator(".jp-OutputArea").inner_text()
+        assert still.evaluate("img => img.complete && img.naturalWidth > 0")
+        assert page.locator(ROOT_SELECTOR).count() == 0
         run_all_cells(page)
         problems = errors_shown(page)
         assert not problems, f"{NOTEBOOK}: cells show errors:\n" + "\n---\n".join(problems)
