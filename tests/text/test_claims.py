@@ -173,6 +173,12 @@ def test_length_margins_by_hand():
         min(w[s][n] - w["alibi"][n] for n in (4 * L, 8 * L) for s in w if s != "alibi"))
     assert m["whole input: RoPE below sinusoidal at 2L, above it at 8L"] == pytest.approx(
         min(w["sinusoidal"][2 * L] - w["rope"][2 * L], w["rope"][8 * L] - w["sinusoidal"][8 * L]))
+    # at 628 = 4.9L: positions 0–7 at 5.0, then the bands up to 628 (RoPE's 2L–4L 3.6 against sinusoidal's 3.15)
+    n = round(L * 2512 / 512)
+    by_hand = {s: (5.0 * 8 + b[0] * (L - 8) + b[1] * L + b[2] * 2 * L + b[3] * (n - 4 * L)) / n
+               for s, b in BANDS.items()}
+    assert m["whole input at 4.9L (Press et al.'s 2512 tokens, scaled): RoPE already above sinusoidal"] \
+        == pytest.approx(by_hand["rope"] - by_hand["sinusoidal"])
     # by hand at 2L: (5·8 + b0·120 + b1·128) / 256 for sinusoidal and RoPE
     assert w["sinusoidal"][2 * L] - w["rope"][2 * L] == pytest.approx(((1.65 - 1.25) * 120 + (3.2 - 2.5) * 128) / 256)
     with pytest.raises(ValueError, match="must be a \\(seeds, ≥ 8·L"):
