@@ -83,8 +83,10 @@ def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):  # n
         assert start != values
 
         # one more key press, timed in the page from the keydown to the frame after the redraw
+        root.locator('input[name="d_model"]').focus()
+        page.wait_for_timeout(100)
         page.evaluate(ARM_STEP, [root.element_handle(), "canvas"])
-        press(page, root, "d_model", "ArrowLeft")
+        page.keyboard.press("ArrowLeft")
         step_ms = page.evaluate("() => window.__pe_step")
         assert math.isfinite(step_ms) and step_ms < 2000
         print(f"{NOTEBOOK}: the browser-drawn explorer matched H.sinusoidal at {checked}; a d_model step at "
