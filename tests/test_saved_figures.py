@@ -36,3 +36,12 @@ def test_the_check_finds_a_missing_image():
     cell.outputs = [nbformat.v4.new_output("display_data", data={WIDGET: {"model_id": "x"}, "text/plain": "VBox()"})]
     nb.cells.append(cell)
     assert [i for i, out in explorer_outputs(nb) if "image/png" not in out["data"]] == [0]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_no_separate_still_copy_of_an_explorer(path):
+    # the explorer's own saved output carries its picture: a second copy drawn by step_png() in a cell
+    # of its own would show the same figure twice around the sliders
+    nb = nbformat.read(path, as_version=4)
+    copies = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code" and ".step_png()" in cell.source]
+    assert not copies, f"{path.name}: cells {copies} draw a still copy of an explorer; its saved output has one"
