@@ -78,6 +78,12 @@ def _one_code_per_position(fn) -> tuple[bool, str]:
         period = bool(((codes[step:] - codes[:-step]).abs() < SAME_CODE).all())
         said = "" if not period else " (yours gives every position the same code)" if step == 1 else \
             f" (yours repeats every {step} positions)"
+        later = codes[p:]
+        if step == 1 and not period and bool(((later - codes[p]).abs() < SAME_CODE).all()):
+            return False, (f"from position {p} on your code stays at {float(codes[p]):.6g}: it has flattened out "
+                           f"(saturated), so positions {p} and {q} and every later one share a code. No two of the "
+                           f"positions 0 … {DISTINCT_UP_TO - 1} may share a code (codes closer than 10⁻⁹ count as "
+                           "one).")
         return False, (f"positions {p} and {q} get the same code {float(codes[p]):.6g}: a code that repeats a value "
                        f"cannot tell them apart{said}. No two of the positions 0 … {DISTINCT_UP_TO - 1} may share a "
                        "code (codes closer than 10⁻⁹ count as one).")

@@ -65,7 +65,9 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                        "(yours repeats every 2 positions)"),
                       (lambda pos: (pos % 10).double() / 10, "one code per position",
                        "positions 0 and 10 get the same code 0: a code that repeats a value cannot tell them apart "
-                       "(yours repeats every 10 positions)")],
+                       "(yours repeats every 10 positions)"),
+                      (lambda pos: torch.tanh(pos.double()), "one code per position",  # 1 in float64 from 11 on
+                       "from position 11 on your code stays at 1: it has flattened out (saturated)")],
     "04.apart": [(lambda p: torch.sin(p.double())[:, None], "apart for every two positions", "positions 11 and 344"),
                  (lambda p: p[:, None].double(), "bounded", "outside [−1, 1]")],
     "05.offset_only": [(lambda d: torch.randn(d, d, generator=torch.Generator().manual_seed(0)), "offset-only",
