@@ -34,6 +34,8 @@ def main() -> None:
     parser.add_argument("--out", type=pathlib.Path, default=toy_models.TOY_MODELS, help="where to write")
     args = parser.parse_args()
     settings, seed = H.SHORT_CONTEXT, toy_models.TOY_SEED
+    at_start = toy_models.tensor_sha256(toy_models.unused_rows(l08.build_model("learned", settings, seed),
+                                                                settings.length))
     start = time.perf_counter()
     models = l08.train_models(settings, seed=seed, workers=args.workers)
     seconds = time.perf_counter() - start
@@ -57,6 +59,9 @@ def main() -> None:
         "check_batch": "one batch of settings.batch sequences of settings.length from seed 12345: "
                        "the loss each model scored on it when it was stored",
         "models": record,
+        "learned_rows_past_L_at_start": at_start,
+        "learned_rows_note": "sha256 of the float32 bytes of the learned model's rows L … (untrained, as drawn "
+                             "before training)",
     }
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {len(models)} models and manifest.json to {args.out}")

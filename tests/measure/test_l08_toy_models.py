@@ -63,3 +63,11 @@ def test_retraining_reproduces_the_shipped_model():
     a, b = (r.bands()["alibi"] for r in runs)
     for x, y in zip(a, b, strict=True):
         assert abs(x - y) < 0.05, (a, b)
+
+
+def test_the_learned_models_unused_rows_are_its_starting_rows_and_the_check_can_fail():
+    model = l08.load_toy_models(schemes=("learned",))["learned"]
+    assert l08.learned_rows_at_start(model)
+    with torch.no_grad():
+        model.scheme.table.table.weight[100, 3] += 1e-6   # one row past L moved by a hair
+    assert not l08.learned_rows_at_start(model)

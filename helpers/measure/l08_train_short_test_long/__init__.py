@@ -83,4 +83,10 @@ from .runs import (  # noqa: F401
 )
 from .seed_spread import SEED_SPREAD  # noqa: F401  (the lesson prints it as l08.SEED_SPREAD)
 from .source import core_lines  # noqa: F401
-from .toy_models import TOY_MODELS, TOY_SEED, load_toy_models, toy_manifest  # noqa: F401
+from .toy_models import (  # noqa: F401
+    TOY_MODELS,
+    TOY_SEED,
+    learned_rows_at_start,
+    load_toy_models,
+    toy_manifest,
+)

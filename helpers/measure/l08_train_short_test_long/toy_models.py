@@ -42,6 +42,28 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def tensor_sha256(tensor: torch.Tensor) -> str:
+    """sha256 of a tensor's float32 bytes: a fingerprint that is equal only for equal values."""
+    return hashlib.sha256(tensor.detach().to(torch.float32).contiguous().numpy().tobytes()).hexdigest()
+
+
+def unused_rows(model: TinyLM, train_length: int) -> torch.Tensor:
+    """The rows train_length … of a learned model's position table: the positions training never visits."""
+    return model.scheme.table.table.weight[check_int("train_length", train_length, 1):]
+
+
+def learned_rows_at_start(model: TinyLM, settings: ShortContext = SHORT_CONTEXT, seed: int = TOY_SEED) -> bool:
+    """Whether a learned model's rows past the training length are exactly the ones it started from: the
+    shipped model's against the fingerprint the training script took before training (another CPU's kernels
+    can draw the initial weights differently in their last bits), a model trained here against the same
+    rows drawn again here."""
+    settings = _check_settings(settings)
+    rows = tensor_sha256(unused_rows(model, settings.length))
+    drawn_here = tensor_sha256(unused_rows(build_model("learned", settings, check_int("seed", seed, 0)),
+                                           settings.length))
+    return rows in (toy_manifest()["learned_rows_past_L_at_start"], drawn_here)
+
+
 def load_toy_models(settings: ShortContext = SHORT_CONTEXT, *, seed: int = TOY_SEED,
                     schemes: Sequence[str] = TRAINED_SCHEMES) -> dict[str, TinyLM]:
     """scheme → the shipped TinyLM that ``train_models(settings, seed=seed)`` trained, in train mode
