@@ -212,7 +212,11 @@ def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[
         # MathJax loads on pages with maths only; wait until it has typeset the page
         page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise"
                       " ? MathJax.startup.promise.then(() => true) : false")
-        page.wait_for_load_state("networkidle")
+        try:  # every request answered; on a busy machine this can take long, and what the page shows is checked below
+            page.wait_for_load_state("networkidle", timeout=90_000)
+        except Exception as error:  # playwright's TimeoutError
+            if "Timeout" not in type(error).__name__:
+                raise
         facts = page.evaluate(PAGE_FACTS)
         if shot:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
