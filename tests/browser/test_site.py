@@ -186,9 +186,9 @@ PAGE_FACTS = """() => {
 }"""
 
 
-def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[str], dict]:
-    """Open one page of the site; return what went wrong while loading it and the page's facts."""
-    problems: list[str] = []
+def local_page(browser, base: str, problems: list[str]):
+    """A new page (and its context) that may reach only the site at ``base``: any other request is aborted
+    and recorded in ``problems``, as are console errors and uncaught page errors."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
 
@@ -202,6 +202,13 @@ def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[
     page.route("**/*", route)
     page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    return context, page
+
+
+def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[str], dict]:
+    """Open one page of the site; return what went wrong while loading it and the page's facts."""
+    problems: list[str] = []
+    context, page = local_page(browser, base, problems)
     page.on("requestfailed", lambda r: r.url.startswith(base + "/")
             and problems.append(f"request failed: {r.url} ({r.failure})"))
     page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
@@ -390,19 +397,7 @@ def browser_explorer_problems(browser, base: str, shot: str | None = None) -> tu
 
     problems: list[str] = []
     checked: list[dict] = []
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-
-    def route(r):
-        if r.request.url.startswith(base + "/"):
-            r.continue_()
-        else:
-            problems.append(f"tried to reach another server: {r.request.url}")
-            r.abort()
-
-    page.route("**/*", route)
-    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    context, page = local_page(browser, base, problems)
     try:
         page.goto(f"{base}/{BROWSER_EXPLORER_PAGE}", wait_until="load")
         root = page.locator(ROOT_SELECTOR)
