@@ -5,7 +5,8 @@
     python tools/learner_view.py --all notebooks/06_rope.ipynb            # the whole lesson
 
 The core path runs from the title cell to "Key takeaways" and "What broke → next" (both
-included); "Going deeper" sections and optional refreshers are left out. A collapsed cell
+included); "Going deeper" sections, optional refreshers and the look-up sections of lesson 11
+(Conventions, Glossary, References) are left out. A collapsed cell
 (``metadata.jupyter.source_hidden`` / ``outputs_hidden``, tagged ``hide-cell``, ``hide-input`` or
 ``hide-output`` for the site) shows as one line, and so does a ``<details>`` block in prose: what
 a learner sees before the click. A figure shows as ``[figure]``, an explorer's widget as
@@ -23,7 +24,7 @@ import nbformat
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 DETAILS = re.compile(r"<details>\s*<summary>(.*?)</summary>.*?</details>", re.S)
-OPTIONAL = re.compile(r"^#+ .*(Going deeper|Refresher)")
+OPTIONAL = re.compile(r"^#+ (.*(Going deeper|Refresher)|Conventions$|Glossary$|References$)")
 WHAT_BROKE = re.compile(r"^#+ What broke")
 HIDE_TAGS = {"hide-cell", "hide-input", "hide-output"}
 

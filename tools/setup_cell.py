@@ -176,6 +176,15 @@ def notebook_extras(nb) -> tuple[str, ...]:
     return (HF_EXTRA,) if uses_hf else ()
 
 
+def collapse_source(cell) -> None:
+    """Fold a cell's code away, one click from view: JupyterLab reads ``jupyter.source_hidden``,
+    the site (MyST-NB) the ``hide-input`` tag. The setup cell is plumbing, not part of the lesson."""
+    cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
+    tags = cell.metadata.setdefault("tags", [])
+    if "hide-input" not in tags:
+        tags.append("hide-input")
+
+
 def stamp(path: Path) -> bool:
     """Write the current setup cell and Colab badge into ``path``; True if the notebook changed."""
     import nbformat  # only stamping needs it; --check-remote runs on a bare Python
@@ -188,9 +197,12 @@ def stamp(path: Path) -> bool:
         raise SystemExit(f"{path}: the first cell should be the markdown title")
     title = title_with_badge(nb.cells[0].source, path.name)
     source = setup_cell_source(extras=notebook_extras(nb))
-    if nb.cells[i].source == source and nb.cells[0].source == title:
+    cell = nb.cells[i]
+    collapsed = cell.metadata.get("jupyter", {}).get("source_hidden") and "hide-input" in cell.metadata.get("tags", [])
+    if cell.source == source and nb.cells[0].source == title and collapsed:
         return False
-    nb.cells[i].source = source
+    cell.source = source
+    collapse_source(cell)
     nb.cells[0].source = title
     nbformat.write(nb, path)
     return True
