@@ -30,12 +30,23 @@ def _in_notebook_kernel() -> bool:
     return ip is not None and getattr(ip, "kernel", None) is not None
 
 
+PROGRESS_MARK = "course_progress_bar"
+
+
+def progress_line(description: str, total: int) -> str:
+    """The plain-text form of a progress bar: ``"<description>: <total> steps"``."""
+    return f"{description}: {total} steps"
+
+
 class _Progress:
     """A progress bar that prints nothing a notebook would keep as text.
 
-    In a Jupyter kernel with ipywidgets (7 or 8): tqdm's widget bar, displayed with only its
-    widget-view MIME type (no text/plain repr, which notebook regression runs would compare).
-    Elsewhere: tqdm's text bar on stderr. ``enabled=False``: nothing at all.
+    In a Jupyter kernel with ipywidgets (7 or 8): tqdm's widget bar, displayed beside a plain-text
+    line (:func:`progress_line`: what is trained and for how many steps, nothing timed or trained,
+    so it is the same on every machine) that a saved notebook shows where no widget can be drawn
+    (GitHub, the course site, an untrusted notebook). The output's metadata carries
+    ``PROGRESS_MARK``, which tells it from an explorer's output. Elsewhere: tqdm's text bar on
+    stderr. ``enabled=False``: nothing at all.
 
     The bar is redrawn at most ``REFRESHES`` times over a run, after every ``total / REFRESHES``
     steps, however long the steps take. A widget bar sends its updates as kernel messages, and
@@ -64,7 +75,8 @@ class _Progress:
             except ImportError:  # tqdm found no usable ipywidgets
                 return
             view = {"version_major": 2, "version_minor": 0, "model_id": self.bar.container.model_id}
-            display({"application/vnd.jupyter.widget-view+json": view}, raw=True)
+            display({"application/vnd.jupyter.widget-view+json": view, "text/plain": progress_line(description, total)},
+                    metadata={PROGRESS_MARK: True}, raw=True)
         else:
             from tqdm import tqdm
 

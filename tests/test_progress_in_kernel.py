@@ -38,6 +38,7 @@ def test_slow_training_sends_a_bounded_number_of_progress_messages():
         reply = client.get_shell_msg(timeout=120)
         assert reply["parent_header"]["msg_id"] == msg_id and reply["content"]["status"] == "ok", reply["content"]
         counts: dict[str, int] = {}
+        shown: list[dict] = []
         while True:  # read the output channel only now, as nbval does
             try:
                 message = client.get_iopub_msg(timeout=10)
@@ -46,6 +47,8 @@ def test_slow_training_sends_a_bounded_number_of_progress_messages():
             if message["parent_header"].get("msg_id") != msg_id:
                 continue
             counts[message["msg_type"]] = counts.get(message["msg_type"], 0) + 1
+            if message["msg_type"] == "display_data":
+                shown.append(message["content"])
             if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":
                 break
     finally:
@@ -54,4 +57,8 @@ def test_slow_training_sends_a_bounded_number_of_progress_messages():
     # Three bars, each redrawn at most REFRESHES + 1 times; a redraw of tqdm's widget bar sends
     # 3 messages (count, postfix text, ...). A bar on tqdm's 0.1 s timer would send ~3 × 60 here.
     assert counts.get("display_data") == 3, counts
+    # each bar also leaves a plain-text line, the same on every machine, for a saved notebook to show
+    assert [c["data"].get("text/plain") for c in shown] == [H.training.progress_line(d, 200)
+                                                            for d in ("none", "rope", "alibi")], shown
+    assert all(c["metadata"].get(H.training.PROGRESS_MARK) for c in shown), shown
     assert counts.get("comm_msg", 0) <= 3 * (H.training._Progress.REFRESHES + 2) * 3, counts
