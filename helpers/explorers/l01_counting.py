@@ -43,9 +43,9 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
     ax_size.set_ylim(0.1, 1e11)
     ax_size.set_yticks([1e0, 1e2, 1e4, 1e6, 1e8, 1e10])
     ax_size.yaxis.set_minor_locator(NullLocator())
-    ax_size.tick_params(axis="x", labelsize=8)
+    ax_size.tick_params(axis="x", labelsize=9)
     ax_size.set_title("sizes (log scale)", fontsize=10)
-    labels = [ax_size.text(i, 1.0, "", ha="center", va="bottom", fontsize=8) for i in range(3)]
+    labels = [ax_size.text(i, 1.0, "", ha="center", va="bottom", fontsize=9) for i in range(3)]
 
     back = np.arange(shown_keys)
     (plain,) = ax_row.plot(back, np.zeros(shown_keys), "o-", color="tab:gray", markersize=3)
@@ -67,7 +67,7 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
     ax_ent.xaxis.set_minor_locator(NullLocator())  # fewer ticks to draw on every step
     ax_ent.set_xlabel("sequence length L")
     ax_ent.set_ylabel("entropy of the last row (nats)")
-    ax_ent.legend(fontsize=8, loc="upper left")
+    ax_ent.legend(fontsize=9, loc="upper left")
     ent_title = ax_ent.set_title("", fontsize=10)
     heading = fig.suptitle("", fontsize=11)
 

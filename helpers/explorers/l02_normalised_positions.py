@@ -35,7 +35,7 @@ def normalised_explorer(length_a: int = 5, length_b: int = 12, max_length: int =
         ax.axhline(y, color="0.85", linewidth=1, zorder=0)
         (dots[key],) = ax.plot([], [], "o", color="tab:blue", markersize=6)
         (seconds[key],) = ax.plot([], [], "o", color="tab:red", markersize=9)
-        texts[key] = [ax.text(0, y - 0.2, "", ha="center", va="top", fontsize=7) for _ in range(max_length)]
+        texts[key] = [ax.text(0, y - 0.2, "", ha="center", va="top", fontsize=9) for _ in range(max_length)]
     ax.set_xlim(-0.04, 1.04)
     ax.set_ylim(-0.45, 1.3)
     ax.set_xlabel("normalised position p / (L − 1)")

@@ -69,7 +69,7 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     ax_vec.set_ylim(-1.15, 1.15)
     axis_names(ax_vec, "dimension", None)
     vec_title = ax_vec.set_title("", fontsize=10, y=1.0)
-    ax_vec.legend(loc="lower right", fontsize=8, ncol=2, framealpha=0.8)
+    ax_vec.legend(loc="lower right", fontsize=9, ncol=2, framealpha=0.8)
 
     gap = 2.4
     waves = [ax_wave.plot([], [], color=c, linewidth=1.2)[0] for c in COLORS]
@@ -79,7 +79,7 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     ax_wave.set_title("sin(p·ω_i) of a few pairs, fastest on top", fontsize=10, y=1.0)
     ax_wave.set_yticks([])
     wave_names = [ax_wave.annotate("", (0, -gap * j), xycoords=("axes fraction", "data"), xytext=(-4, 0),
-                                   textcoords="offset points", ha="right", va="center", fontsize=8)
+                                   textcoords="offset points", ha="right", va="center", fontsize=9)
                   for j in range(len(COLORS))]
     for ax in (ax_map, ax_vec, ax_wave):
         ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))

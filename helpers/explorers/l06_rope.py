@@ -55,7 +55,7 @@ def rope_explorer(q=None, k=None, m: int = 3, n: int = 1, pair: int = 0, base: f
     plane.set_aspect("equal")
     plane.set_xticks([])
     plane.set_yticks([])
-    plane.legend(loc="lower left", fontsize=8, frameon=False)
+    plane.legend(loc="lower left", fontsize=9, frameon=False)
     plane_title = plane.set_title("", fontsize=9)
     curve.plot(offsets, profile, color="0.4", linewidth=1.2)
     curve.axhline(0, color="0.85", linewidth=0.8)

@@ -60,7 +60,7 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
     ax_edges.set_xlabel("bucket (keys before the query)")
     ax_edges.set_ylabel("distance")
     ax_edges.set_ylim(0.8, MAX_DISTANCE.high * 1.5)
-    ax_edges.legend(loc="upper left", fontsize=8, frameon=False)
+    ax_edges.legend(loc="upper left", fontsize=9, frameon=False)
     edges_title = ax_edges.set_title("", fontsize=10)
 
     def update(num_buckets, max_distance, bidirectional):
@@ -141,7 +141,7 @@ def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length
     ax_weights.minorticks_off()
     ax_weights.set_ylim(5e-5, 1.5)
     axis_names(ax_weights, "distance i − j from the last query", "weight", y_gap=40)
-    ax_weights.legend(loc="upper right", fontsize=8, frameon=False)
+    ax_weights.legend(loc="upper right", fontsize=9, frameon=False)
     weights_title = ax_weights.set_title("", fontsize=10)
 
     def update(n_heads, length, head):

@@ -78,7 +78,7 @@ def loss_curves_explorer(run: ShortContextRun, schemes: tuple[str, ...] = TRAINE
     ax.set_xlabel("position in the sequence")
     ax.set_ylabel("next-token loss (nats)")
     handles = [*ax.get_lines()[:1], *lines.values()]  # the floor, then one line per scheme
-    fig.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.715, 0.1), fontsize=8, frameon=False, ncol=2)
+    fig.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.715, 0.1), fontsize=9, frameon=False, ncol=2)
     panel = fig.text(0.72, 0.86, "", fontsize=9, va="top", family="monospace")
     heading = fig.suptitle("", fontsize=11)
 

@@ -50,7 +50,7 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_minor_locator(NullLocator())
     ax.axvline(1.0, color="0.6", linestyle=":", linewidth=1)
-    ax.text(1.05, 0.02, "wavelength = L", transform=ax.get_xaxis_transform(), fontsize=8, color="0.4")
+    ax.text(1.05, 0.02, "wavelength = L", transform=ax.get_xaxis_transform(), fontsize=9, color="0.4")
     method_lines = {m: ax.plot([], [], color=c, linewidth=1.4, alpha=0.6, label=label)[0]
                     for m, (c, label) in METHOD_LINES.items()}
     kind_points = {k: ax.plot([], [], "o", color=c, markersize=6, linestyle="none", label=label, zorder=3)[0]
@@ -61,9 +61,9 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
     ax.set_ylim(0.8, 2 * max(FACTOR.values) * 1.1)
     ax.set_xlabel("original wavelength of the pair ÷ training length L  (fast pairs on the left)")
     ax.set_ylabel("scale s = ω / ω′")
-    fig.legend(handles=[chosen, *kind_points.values(), *method_lines.values()], loc="upper right", fontsize=8,
+    fig.legend(handles=[chosen, *kind_points.values(), *method_lines.values()], loc="upper right", fontsize=9,
                frameon=False, bbox_to_anchor=(0.995, 0.86))
-    summary = fig.text(0.755, 0.14, "", fontsize=8, va="bottom", family="monospace")
+    summary = fig.text(0.755, 0.14, "", fontsize=9, va="bottom", family="monospace")
     heading = fig.suptitle("", fontsize=10)
 
     def update(method, factor, model):

@@ -53,10 +53,10 @@ def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", 
     by_pair.set_xlim(0, d // 2 - 1)
     by_pair.xaxis.set_major_locator(FixedLocator(np.linspace(0, d // 2 - 1, 5).round()))
     by_position.tick_params(labelleft=False)  # the same error axis as on the left
-    by_pair.text(d // 2 - 1, 1.4, "1 rad ", ha="right", va="bottom", fontsize=8, color="tab:red")
+    by_pair.text(d // 2 - 1, 1.4, "1 rad ", ha="right", va="bottom", fontsize=9, color="tab:red")
     by_pair.set_xlabel("pair i (fast → slow)")
     by_pair.set_ylabel("angle error (rad)")
-    by_pair.legend(loc="lower left", fontsize=8, frameon=False)
+    by_pair.legend(loc="lower left", fontsize=9, frameon=False)
     pair_title = by_pair.set_title("", fontsize=9)
     for name in DTYPES:
         by_position.plot(sweep.numpy(), worst[name], color=COLORS[name], linewidth=1.2, label=name)

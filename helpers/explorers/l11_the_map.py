@@ -61,7 +61,7 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
         text = ax.text(x, ROW, label, ha="center", va="center", fontsize=9)
         if place is not None:
             boxes[place], labels[place] = patch, text
-            notes[place] = ax.text(x, ROW - HEIGHT / 2 - 0.25, "", ha="center", va="top", fontsize=8.5,
+            notes[place] = ax.text(x, ROW - HEIGHT / 2 - 0.25, "", ha="center", va="top", fontsize=9,
                                    linespacing=1.3)
     for (_, x0, _), (_, x1, _) in zip(BOXES, BOXES[1:], strict=False):
         ax.add_patch(FancyArrowPatch((x0 + WIDTH / 2 + 0.04, ROW), (x1 - WIDTH / 2 - 0.04, ROW),
@@ -71,7 +71,7 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
                                  connectionstyle="arc3,rad=-0.12", arrowstyle="-|>", mutation_scale=9,
                                  color="0.55", linewidth=1))
     ax.text((v_from + v_to) / 2, ROW + HEIGHT / 2 + 0.72, "v (no scheme in this course rotates or biases it)",
-            ha="center", va="bottom", fontsize=8, color="0.45")
+            ha="center", va="bottom", fontsize=9, color="0.45")
     heading = ax.set_title("", fontsize=10)
 
     def update(scheme):
