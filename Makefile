@@ -142,6 +142,7 @@ bench: setup-test bench-sliders
 
 bench-sliders: setup-test
 	$(PY) benchmarks/slider_latency.py
+	$(PY) benchmarks/browser_slider_latency.py
 
 clean:
 	rm -rf $(VENV) $(COLAB_VENV) $(SITE_VENV) _build site/node_modules
