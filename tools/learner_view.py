@@ -16,6 +16,7 @@ a learner sees before the click. A figure shows as ``[figure]``, an explorer's w
 from __future__ import annotations
 
 import argparse
+import base64
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +52,8 @@ class View:
         return self.prose + self.code + self.output
 
 
-def printed(cell) -> str:
+def printed(cell, figures: list | None = None) -> str:
+    """What a code cell's outputs show, as text; each figure's PNG is appended to ``figures``."""
     parts = []
     for out in cell.get("outputs", []):
         if out.get("output_type") == "stream":
@@ -59,9 +61,17 @@ def printed(cell) -> str:
         elif "data" in out:
             data = out["data"]
             if VIEW_MIME in data:
-                parts.append("[explorer]")
+                if figures is not None and "image/png" in data:
+                    figures.append(data["image/png"])
+                    parts.append(f"[explorer: sliders over figure {len(figures)}]")
+                else:
+                    parts.append("[explorer]")
             elif "image/png" in data or "image/svg+xml" in data:
-                parts.append("[figure]")
+                if figures is not None and "image/png" in data:
+                    figures.append(data["image/png"])
+                    parts.append(f"[figure {len(figures)}]")
+                else:
+                    parts.append("[figure]")
             elif "text/html" in data:
                 parts.append("[table or page]")
             elif "text/plain" in data:
@@ -71,7 +81,7 @@ def printed(cell) -> str:
     return "\n".join(parts)
 
 
-def view(path: Path, whole: bool = False) -> View:
+def view(path: Path, whole: bool = False, figures: list | None = None) -> View:
     nb = nbformat.read(path, as_version=4)
     lines, prose, code, output = [], 0, 0, 0
     skip_level, finished = 0, False  # skip_level: the level of the optional section being skipped
@@ -112,7 +122,7 @@ def view(path: Path, whole: bool = False) -> View:
                 src = f"▸ {first} [code collapsed]"
             else:
                 src = cell.source
-            out = printed(cell)
+            out = printed(cell, None if outputs_hidden(cell) else figures)
             if outputs_hidden(cell) and out:
                 out = "▸ [output collapsed]"
             lines.append(f"--- cell {index} (code)\n{src}" + (f"\n>>> output\n{out}" if out else ""))
@@ -126,10 +136,17 @@ def main() -> None:
     parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument("--counts", action="store_true", help="one line of counts per lesson")
     parser.add_argument("--all", action="store_true", help="the whole lesson, not only its core")
+    parser.add_argument("--figures", type=Path, metavar="DIR",
+                        help="also write each visible figure to DIR/<lesson>-figure-<n>.png ([figure n] in the text)")
     args = parser.parse_args()
     total = 0
     for path in args.notebooks:
-        v = view(path, whole=args.all)
+        figures: list = []
+        v = view(path, whole=args.all, figures=figures)
+        if args.figures:
+            args.figures.mkdir(parents=True, exist_ok=True)
+            for n, encoded in enumerate(figures, 1):
+                (args.figures / f"{path.stem}-figure-{n}.png").write_bytes(base64.b64decode(encoded))
         total += v.words
         if args.counts:
             print(f"{path.name:<36} prose {v.prose:>5}  code {v.code:>5}  output {v.output:>5}  visible {v.words:>6}")
