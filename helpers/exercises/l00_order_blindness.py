@@ -1,7 +1,7 @@
 """Lesson 00's exercise (notebooks/00_order_blindness.ipynb).
 
-00.causal_mask (predict): with a causal mask, is the output of the shuffled sentence still the
-    shuffled output, Attn(Px) = P·Attn(x)?
+00.causal_mask (predict): with a causal mask, is the output of a shuffled sentence (any order but the
+    original) still the shuffled output, Attn(Px) = P·Attn(x)?
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from .core import predict
 predict(
     "00.causal_mask",
     title="whether a causal mask keeps attention permutation-equivariant",
-    question="With PyTorch's causal mask (slot i attends only to slots 0 … i), is the output of the shuffled "
-             "sentence still the shuffled output, Attn(Px) = P·Attn(x)? \"yes\" (for every order), \"no\" (for "
-             "every order but the original) or \"some\" (for some orders only)?",
+    question="With PyTorch's causal mask (slot i attends only to slots 0 … i), shuffle the tokens into any order "
+             "other than the original: is the output of the shuffled sentence still the shuffled output, "
+             "Attn(Px) = P·Attn(x)? \"yes\" (it holds for every shuffled order), \"no\" (it fails for every "
+             "shuffled order) or \"some\" (it holds for some shuffled orders and fails for others)?",
     choices={
         "yes": "No: the mask belongs to the slots, not to the tokens. A token moved to another slot sees another "
                "prefix of the sentence, so its output changes: the table below shows the check failing for "
