@@ -189,8 +189,8 @@ predict(
     },
     answer="itself",
     hints=(
-        "Compare the two terms of the logit in the formula above as L grows: the content term stays of size "
-        "about 1. What does the other term do, from key to key?",
+        "The last token's logit for key j has two terms: a content term, of size about 1 at every length, and "
+        "the index term (L − 1)·j/√(d + 1). As L grows, what does the index term do, from key to key?",
         "Which key j makes the index term (L − 1)·j/√(d + 1) largest? The query is the last token, and the last "
         "key is that same token.",
     ),
