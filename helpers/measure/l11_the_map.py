@@ -53,7 +53,8 @@ class HookEffect(NamedTuple):
 def _hook_effects(name: str, length: int, seed: int) -> HookEffect:
     n_heads, head_dim = 2, 8
     generator = torch.Generator().manual_seed(seed)
-    s = scheme(name, n_heads=n_heads, head_dim=head_dim, max_len=max(length, 16)).double()
+    with torch.random.fork_rng(devices=[]):  # building a scheme draws its initial weights: not from the lesson's stream
+        s = scheme(name, n_heads=n_heads, head_dim=head_dim, max_len=max(length, 16)).double()
     parameters = sum(p.numel() for p in s.parameters() if p.requires_grad)
     probe = copy.deepcopy(s)
     with torch.no_grad():

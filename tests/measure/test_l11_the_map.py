@@ -135,3 +135,16 @@ def test_every_reference_has_a_link():
         assert re.search(r"\]\(https://", line), f"no link: {line}"
         arxiv = re.findall(r"\]\((https://arxiv\.org/[^)]*)\)", line)
         assert all(re.fullmatch(r"https://arxiv\.org/abs/\d{4}\.\d{5}", a) for a in arxiv), line
+
+
+def test_drawing_the_map_leaves_the_lessons_random_stream_alone():
+    """Lessons 00 and 07 draw the map before their own seeded draws: it must not move them."""
+    from helpers.explorers import attention_layer_explorer
+    from helpers.measure import l11_the_map
+
+    torch.manual_seed(0)
+    expected = torch.randn(3)
+    torch.manual_seed(0)
+    l11_the_map.hook_effects.cache_clear() if hasattr(l11_the_map.hook_effects, "cache_clear") else None
+    attention_layer_explorer()
+    assert torch.equal(torch.randn(3), expected)
