@@ -103,6 +103,7 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -114,6 +115,8 @@ from .compare import DEFAULT_ATOL, DEFAULT_RTOL, HALF_DTYPES, close, describe_ty
 KINDS = ("implement", "predict", "explore", "design")
 HALF = "computed in half precision"
 STATUSES = ("passed", "failed", "not attempted")
+MARKS = {"passed": "✅", "failed": "❌", "not attempted": "✏️"}  # the verdict at a glance
+COLUMN = 90  # a notebook column: longer lines wrap in the browser mid-word
 _ID = re.compile(r"\d\d\.[a-z0-9_]+")
 
 
@@ -135,8 +138,18 @@ class CheckResult:
 
     __str__ = __repr__
 
+    @property
+    def shown(self) -> str:
+        """What a notebook shows: the verdict's mark first (✅ passed, ❌ failed, ✏️ not attempted),
+        then the message, each line wrapped at :data:`COLUMN` characters between words."""
+        lines = []
+        for line in f"{MARKS[self.status]} {self.message}".splitlines():
+            lines.extend(textwrap.wrap(line, COLUMN, subsequent_indent="  ", break_long_words=False,
+                                       break_on_hyphens=False) or [""])
+        return "\n".join(lines)
+
     def _ipython_display_(self) -> None:
-        print(self.message)
+        print(self.shown)
 
 
 class Case(NamedTuple):

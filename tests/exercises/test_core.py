@@ -44,7 +44,8 @@ def test_a_result_shows_its_message_and_only_that(synthetic, capsys):
     assert isinstance(result, CheckResult) and result.passed and result.status == "passed"
     assert repr(result) == str(result) == result.message
     result._ipython_display_()
-    assert capsys.readouterr().out == result.message + "\n"
+    assert capsys.readouterr().out == result.shown + "\n"
+    assert result.shown.startswith("✅ ") and result.shown.split() == ["✅", *result.message.split()]
     assert result.message == "99.double · passed: your function matches the course's reference on all 2 cases " \
                              "(the lesson's sizes and the edge cases)."
 
@@ -327,3 +328,15 @@ def test_choices_match_with_any_spacing_around_symbols(synthetic):
     finally:
         core._registry.clear()
         core._registry.update(before)
+
+
+@pytest.mark.parametrize("status, mark", [("passed", "✅"), ("failed", "❌"), ("not attempted", "✏️")])
+def test_a_verdict_shows_its_mark_first_and_wraps_between_words(status, mark):
+    words = [f"word{i}" for i in range(40)] + ["H.hint(\"99.a_very_long_identifier_that_cannot_be_broken\")"]
+    message = "99.x · " + status + ": " + " ".join(words) + "\nsecond line"
+    shown = CheckResult("99.x", status, message).shown
+    lines = shown.splitlines()
+    assert lines[0].startswith(f"{mark} 99.x · {status}")
+    assert all(len(line) <= core.COLUMN for line in lines if " " in line.strip())  # only an unbreakable word overflows
+    assert shown.split() == f"{mark} {message}".split()  # nothing lost, no word cut
+    assert lines[-1] == "second line"  # the message's own line breaks are kept

@@ -177,7 +177,8 @@ def test_the_machinery_on_a_synthetic_notebook(tmp_path):
                                             "import torch\n    return torch.zeros(n_positions, d_model)"))
     for nb in (stub, solved_nb, wrong):
         execute(nb, tmp_path)
-    assert verdicts(stub)["04.sinusoidal"].startswith("04.sinusoidal · not attempted yet")
-    assert verdicts(solved_nb)["04.sinusoidal"].startswith("04.sinusoidal · passed")
-    assert verdicts(wrong)["04.sinusoidal"].startswith("04.sinusoidal · failed")
+    marks = core.MARKS
+    assert verdicts(stub)["04.sinusoidal"].startswith(f"{marks['not attempted']} 04.sinusoidal · not attempted yet")
+    assert verdicts(solved_nb)["04.sinusoidal"].startswith(f"{marks['passed']} 04.sinusoidal · passed")
+    assert verdicts(wrong)["04.sinusoidal"].startswith(f"{marks['failed']} 04.sinusoidal · failed")
     assert output_text(wrong.cells[3]) == "after\n"  # a failed check does not stop the notebook
