@@ -1,8 +1,9 @@
 """Lesson 03's exercises (notebooks/03_single_sine.ipynb), in the order the notebook asks them.
 
 03.fixed_code (design): propose my_code(positions) from the position alone, within [−1, 1] out to
-    10⁶, no two of the positions 0 … 99 sharing a code (closer than 10⁻⁹), neighbours apart (steps above
-    10⁻⁴ for 95 % of them, near 0 and near 100 000), asked before the lesson shows the sine.
+    10⁶, no two of the positions 0 … 99 sharing a code (closer than 10⁻⁹) and no exact repeat with any
+    period up to 20 000 positions, neighbours apart (steps above 10⁻⁴ for 95 % of them, near 0 and near
+    100 000), asked before the lesson shows the sine.
 03.gap_trend (predict): as ω grows, does the smallest gap between 1000 positions rise or fall?
 03.smallest_gap (implement): my_smallest_gap(omega, length) → 0-dim tensor,
     min over p ≠ q in 0 … length − 1 of |sin(ω·p) − sin(ω·q)|.
@@ -61,6 +62,21 @@ def _bounded_far_out(fn) -> tuple[bool, str]:
 
 SAME_CODE = 1e-9  # two codes closer than this count as one
 DISTINCT_UP_TO = 100  # the positions 0 … 99 checked for a shared code
+REPEAT_UP_TO = 20_000  # and no exact repeat with any period up to this many positions …
+_REPEAT_UP_TO = f"{REPEAT_UP_TO:,}".replace(",", " ")  # as the messages write it: 20 000
+REPEAT_WINDOW = 1_000  # … a repeat being this many positions in a row, each equal to the one a period earlier
+
+
+def _exact_repeat(codes: torch.Tensor) -> int | None:
+    """The smallest period T ≤ REPEAT_UP_TO with codes[p + T] = codes[p] (closer than SAME_CODE) for every p in
+    0 … REPEAT_WINDOW − 1, or None. A code that passes the check on 0 … 99 can still repeat exactly with a longer
+    period, such as (p mod 100)/100; a sine with an irrational ω/π never does (lesson 03, Going deeper)."""
+    first = codes[:REPEAT_WINDOW]
+    candidates = ((codes[1:REPEAT_UP_TO + 1] - codes[0]).abs() < SAME_CODE).nonzero().flatten() + 1
+    for period in candidates[:2000].tolist():
+        if bool(((codes[period:period + REPEAT_WINDOW] - first).abs() < SAME_CODE).all()):
+            return period
+    return None
 
 
 def _one_code_per_position(fn) -> tuple[bool, str]:
@@ -87,8 +103,18 @@ def _one_code_per_position(fn) -> tuple[bool, str]:
         return False, (f"positions {p} and {q} get the same code {float(codes[p]):.6g}: a code that repeats a value "
                        f"cannot tell them apart{said}. No two of the positions 0 … {DISTINCT_UP_TO - 1} may share a "
                        "code (codes closer than 10⁻⁹ count as one).")
-    return True, (f"No two of the positions 0 … {DISTINCT_UP_TO - 1} share a code (none closer than 10⁻⁹), so every "
-                  "word of a sentence that long has its own.")
+    codes = _positions_codes(fn, torch.arange(REPEAT_UP_TO + REPEAT_WINDOW))
+    period = _exact_repeat(codes)
+    if period is not None:
+        return False, (f"positions 0 and {period} get the same code {float(codes[0]):.6g}, and so do p and "
+                       f"p + {period} for each of the first {REPEAT_WINDOW} positions p: your code repeats exactly "
+                       f"every {period} positions, so a text longer than {period} words has two words with one "
+                       f"code. Distinct codes for the positions 0 … {DISTINCT_UP_TO - 1} are not enough: a position "
+                       f"code must not repeat exactly (the check looks for exact repeats with any period up to "
+                       f"{_REPEAT_UP_TO} positions).")
+    return True, (f"No two of the positions 0 … {DISTINCT_UP_TO - 1} share a code (none closer than 10⁻⁹), and the "
+                  f"codes never repeat exactly (no period up to {_REPEAT_UP_TO} positions), so every word of a long "
+                  "text has its own.")
 
 
 def _neighbours_apart(fn) -> tuple[bool, str]:
@@ -124,7 +150,8 @@ design(
     title="propose a code that neither grows nor goes stale",
     question="The raw index grows; normalised codes change when the sentence grows. Propose a code computed from "
              "the position alone that stays within [−1, 1] for any position, gives no two positions of a "
-             "sentence the same code (the positions 0 … 99 checked: codes closer than 10⁻⁹ count as one), and "
+             "sentence the same code (the positions 0 … 99 checked: codes closer than 10⁻⁹ count as one) and "
+             "never repeats exactly (no period up to 20 000 positions), and "
              "still tells neighbours apart, near the start and far out (steps above 10⁻⁴ between almost all "
              "neighbours).",
     properties=(("the same for a position whatever the sentence", _same_code_whatever_the_sentence),

@@ -66,6 +66,10 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                       (lambda pos: (pos % 10).double() / 10, "one code per position",
                        "positions 0 and 10 get the same code 0: a code that repeats a value cannot tell them apart "
                        "(yours repeats every 10 positions)"),
+                      (lambda pos: (pos % 100) / 100, "one code per position",  # distinct on 0 … 99, period 100
+                       "your code repeats exactly every 100 positions, so a text longer than 100 words has two words "
+                       "with one code. Distinct codes for the positions 0 … 99 are not enough: a position code must "
+                       "not repeat exactly"),
                       (lambda pos: torch.tanh(pos.double()), "one code per position",  # 1 in float64 from 11 on
                        "from position 11 on your code stays at 1: it has flattened out (saturated)")],
     "04.apart": [(lambda p: torch.sin(p.double())[:, None], "apart for every two positions", "positions 11 and 344"),

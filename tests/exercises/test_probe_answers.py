@@ -222,6 +222,7 @@ SECOND_PROBE = [
     ("03.fixed_code", lambda pos: torch.cos(math.pi * pos.double()),
      "positions 0 and 2 get the same code 1: a code that repeats a value cannot tell them apart"),
     ("03.fixed_code", lambda pos: (pos % 10).double() / 10, "(yours repeats every 10 positions)"),
+    ("03.fixed_code", lambda pos: (pos % 100) / 100, "a position code must not repeat exactly"),
     ("01.attention_entropy", lambda w: -torch.xlogy(w.double(), w.double()).sum(-1),
      "dtype: the task asks for float32 (the dtype of weights"),
     ("02.bounded_code", lambda n: torch.arange(n) / (n - 1), "a sentence of one word divides by zero"),
