@@ -54,6 +54,10 @@ def _every_position_apart(fn) -> tuple[bool, str]:
     flat = int(distance.argmin())
     p, q = sorted(divmod(flat, distance.shape[1]))
     gap = float(distance[p, q])
+    if gap < 0.01 and q - p == 1:
+        return False, (f"neighbours {p} and {q} have codes only {gap:.2g} apart (below 0.01): a circle slow enough not "
+                       "to come round within 2000 positions moves each step by at most 2π/2000 ≈ 0.003. Add a "
+                       "faster circle to keep neighbours apart.")
     if gap < 0.01:
         return False, (f"positions {p} and {q} have codes only {gap:.2g} apart (below 0.01): as with one sine, two "
                        "positions land almost on top of each other.")
@@ -80,7 +84,8 @@ design(
     title="propose a code that keeps every position apart",
     question="One sine brings far-apart positions back to almost the same height. Propose a code of d ≤ 64 numbers "
              "per position, from the position alone and each within [−1, 1], whose first 2000 codes are all at "
-             "least 0.01 apart (Euclidean distance).",
+             "least 0.01 apart (Euclidean distance). One slow circle is not enough: 2000 positions spread round "
+             "one circle are only 2π/2000 ≈ 0.003 apart.",
     properties=(("computed from the position alone", _vector_per_position), ("bounded", _entries_bounded),
                 ("apart for every two positions", _every_position_apart)),
     hints=(

@@ -5,8 +5,9 @@ PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts o
 [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]].
 05.sine_only (predict): does a linear map take the sine dimensions of PE(p) to those of PE(p + k)? No.
 05.projected (predict): after random W_q, W_k, one score per offset or a spread? A spread.
-05.offset_only (design): propose A = W_qᵀW_k with PE(p)ᵀ·A·PE(r) a function of r − p alone; a failing A
-    is told which part breaks it (a pair mixed with another, a pair's two members scaled apart, a reflection).
+05.offset_only (design): propose A = W_qᵀW_k with PE(p)ᵀ·A·PE(r) a function of the offset p − r alone that
+    tells the key k positions before the query from the one k after; a failing A is told which part breaks it
+    (a pair mixed with another, a pair's two members scaled apart, a reflection, no turn at all).
 """
 
 from __future__ import annotations
@@ -305,8 +306,22 @@ def _offset_only_scores(fn) -> tuple[bool, str]:
                                f"(query at {q_lo}) to {float(along.max()):.4g} (query at {q_hi}), so the score "
                                "depends on where the two positions sit, not only on their offset. "
                                + _what_breaks_it(_matrix(fn, d_model)))
-    return True, ("Every offset has one score for d_model = 16 and 64, whatever the position. Lesson 06 gets the same "
-                  "property for learned projections by rotating after them.")
+    return True, "Every offset has one score for d_model = 16 and 64, whatever the position."
+
+
+def _before_from_after(fn) -> tuple[bool, str]:
+    for d_model in (16, 64):
+        s = _scores(fn, d_model)
+        gap = (s - s.T).abs()  # s[p, r] against s[r, p]: the offsets δ and −δ
+        if float(gap.max()) > 1e-6 * max(float(s.abs().max()), 1e-12):
+            p, r = (int(v) for v in divmod(int(gap.argmax()), s.shape[1]))
+            return True, (f"With d_model = {d_model}, positions {p} and {r} score {float(s[p, r]):.4g} with the query "
+                          f"at {p} and {float(s[r, p]):.4g} with the query at {r}: offsets {p - r} and {r - p} differ, "
+                          "which the raw codes of lesson 04 could not tell. Lesson 06 gets the same property for "
+                          "learned projections by rotating after them.")
+    return False, ("every score is the same for the key k positions before the query and the one k positions after "
+                   "(A acts as a symmetric matrix, e.g. the identity or a scale of each pair): like the raw codes of "
+                   "lesson 04, it cannot tell before from after. Turn the pairs, too.")
 
 
 OFFSET_ONLY_SOLUTION = '''\
@@ -325,13 +340,16 @@ design(
     "05.offset_only",
     title="propose projections that keep one score per offset",
     question="Propose A = W_qᵀ·W_k, a (d_model, d_model) matrix, such that the score PE(p)ᵀ·A·PE(r) depends on "
-             "the offset r − p alone (and is not 0 everywhere).",
-    properties=(("offset-only", _offset_only_scores),),
+             "the offset p − r alone (and is not 0 everywhere), and differs between the key k positions before "
+             "the query and the one k positions after, for some k.",
+    properties=(("offset-only", _offset_only_scores), ("able to tell before from after", _before_from_after)),
     hints=(
         "Shifting both positions by one multiplies both codes by M_1, so the score is unchanged exactly when "
         "M_1ᵀ·A·M_1 = A. Which matrices of this lesson satisfy it?",
         "Any matrix that rotates and scales each frequency pair on its own commutes with M_1: the identity, "
         "M_k itself, or a block-diagonal matrix of blocks [[a, b], [−b, a]].",
+        "The identity keeps the offset but, like lesson 04's raw dot product, scores +k and −k alike. A turn "
+        "of the pairs (b ≠ 0 in some block) moves the peak off offset 0.",
     ),
     solution=OFFSET_ONLY_SOLUTION,
 )

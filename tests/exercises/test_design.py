@@ -35,7 +35,7 @@ PASS = {
     "04.apart": [lambda p: H.sinusoidal(int(p.max()) + 1, 16)[p],
                  lambda p: torch.stack([f(p.double() * w) for w in (1.0, 0.05, 0.002) for f in (torch.sin, torch.cos)],
                                        -1)],
-    "05.offset_only": [lambda d: torch.eye(d), lambda d: 3 * H.shift_matrix(-7, d),
+    "05.offset_only": [lambda d: H.shift_matrix(1, d), lambda d: 3 * H.shift_matrix(-7, d),
                        lambda d: torch.block_diag(*[torch.tensor([[a, b], [-b, a]]) for a, b in
                                                     zip(torch.linspace(1, 2, d // 2), torch.linspace(-1, 1, d // 2),
                                                         strict=True)])],
@@ -73,7 +73,9 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                       (lambda pos: torch.tanh(pos.double()), "one code per position",  # 1 in float64 from 11 on
                        "from position 11 on your code stays at 1: it has flattened out (saturated)")],
     "04.apart": [(lambda p: torch.sin(p.double())[:, None], "apart for every two positions", "positions 11 and 344"),
-                 (lambda p: p[:, None].double(), "bounded", "outside [−1, 1]")],
+                 (lambda p: p[:, None].double(), "bounded", "outside [−1, 1]"),
+                 (lambda p: torch.stack((torch.sin(p.double() / 400), torch.cos(p.double() / 400)), -1),
+                  "apart for every two positions", "2π/2000 ≈ 0.003")],
     "05.offset_only": [(lambda d: torch.randn(d, d, generator=torch.Generator().manual_seed(0)), "offset-only",
                         "depends on where the two positions sit, not only on their offset. A[0, 2] = -0.2506 mixes "
                         "pair 0 (features 0, 1) with pair 1"),
@@ -82,7 +84,10 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                         "scaled as a whole, a rotation times one number"),
                        (lambda d: torch.block_diag(*[torch.tensor([[0.0, 1.0], [1.0, 0.0]])] * (d // 2)),
                         "offset-only", "is [[0, 1], [1, 0]]: a swap is a reflection, not a rotation"),
-                       (lambda d: torch.zeros(d, d), "offset-only", "every score is 0")],
+                       (lambda d: torch.zeros(d, d), "offset-only", "every score is 0"),
+                       (lambda d: torch.eye(d), "able to tell before from after", "cannot tell before from after"),
+                       (lambda d: torch.diag(torch.arange(1.0, d // 2 + 1).repeat_interleave(2)),
+                        "able to tell before from after", "a scale of each pair")],
     "06.rotate_after": [(lambda v, p: v, "position-aware", "score the same"),
                         (lambda v, p: v + H.sinusoidal(p + 1, v.shape[0])[p].double(), "offset-only",
                          "(the same offset)"),
