@@ -1,13 +1,15 @@
 """Lesson 06's exercises (notebooks/06_rope.ipynb), in the order the notebook asks them.
 
-06.rope (implement): my_rope(x, positions, base=10000.0, layout="interleaved") → x rotated, same shape;
+06.rope (implement, scaffolded: the stub gives the angles and the half layout through the permutation
+identity; the learner writes the interleaved rotation): my_rope(x, positions, base=10000.0,
+layout="interleaved") → x rotated, same shape;
 x (..., L, d), positions (L,) integers. Pair i turns by +p·ω_i, ω_i = base^(−2i/d):
 (a, b) ↦ (a cos − b sin, a sin + b cos); "interleaved" pairs features (2i, 2i+1), "half" pairs (i, i + d/2).
 06.rotate_after (design): propose my_position_in(v, p) applied after the projections whose scores
     depend on the offset alone, differ between the offsets 0 … 8 and keep the content (asked before RoPE
     is shown).
-06.shift_sentence (predict, asked before 06.rope): do RoPE's scores change when the sentence moves by 1000? No.
-06.decay (predict): typical |score| of unrelated q, k at distance 4000 against 0? About the same.
+06.shift_sentence (predict, in Going deeper): do RoPE's scores change when the sentence moves by 1000? No.
+06.decay (predict, in Going deeper): typical |score| of unrelated q, k at distance 4000 against 0? About the same.
 """
 
 from __future__ import annotations
@@ -254,22 +256,22 @@ ROPE_SOLUTION = '''\
 import torch
 
 def my_rope(x, positions, base=10000.0, layout="interleaved"):
-    """Turn pair i of x (..., L, d) by +p·ω_i, ω_i = base^(−2i/d): (a, b) ↦ (a cos − b sin, a sin + b cos).
-
-    layout "interleaved" pairs features (2i, 2i+1); "half" pairs (i, i + d/2). positions: (L,) integers.
-    """
     d = x.shape[-1]
-    omega = base ** (-2 * torch.arange(d // 2, dtype=torch.float64) / d)   # (d/2,)
+    if layout == "half":  # the identity above, read backwards
+        P = H.rope_permutation(d)
+        return my_rope(x[..., torch.argsort(P)], positions, base, "interleaved")[..., P]
+    omega = base ** (-2 * torch.arange(d // 2, dtype=torch.float64) / d)  # ω_i, i = 0 … d/2 − 1
     theta = positions.to(torch.float64)[:, None] * omega                   # (L, d/2)
-    cos, sin = torch.cos(theta), torch.sin(theta)
-    x64 = x.to(torch.float64)
-    if layout == "interleaved":
-        a, b = x64[..., 0::2], x64[..., 1::2]
-        out = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)
-    else:
-        a, b = x64[..., : d // 2], x64[..., d // 2 :]
-        out = torch.cat((a * cos - b * sin, a * sin + b * cos), dim=-1)
-    return out.to(x.dtype)
+    return turn_pairs(x, theta)
+
+
+def turn_pairs(x, theta):
+    """Turn each pair (x[..., 2i], x[..., 2i+1]) by theta[:, i]; same shape and dtype as x."""
+    cos, sin = torch.cos(theta), torch.sin(theta)                          # broadcast over x's leading dims
+    a, b = x[..., 0::2].to(torch.float64), x[..., 1::2].to(torch.float64)  # the two members of each pair
+    turned = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1)  # (..., L, d/2, 2)
+    return turned.flatten(-2).to(x.dtype)                                   # pairs back at (2i, 2i+1)
+
 
 H.check("06.rope", my_rope)
 '''
@@ -334,12 +336,12 @@ implement(
         ),
     },
     hints=(
-        "First the angles: θ[p, i] = positions[p] · ω_i with ω_i = base^(−2i/d), shape (L, d/2); it broadcasts "
-        "over the leading dimensions of x.",
-        'Split x into the two halves of each pair: a, b = x[..., 0::2], x[..., 1::2] for "interleaved", '
-        'x[..., :d//2], x[..., d//2:] for "half".',
-        "Rotate (a, b) ↦ (a cos θ − b sin θ, a sin θ + b cos θ), then put the pairs back in the same layout "
-        "(torch.stack(…, dim=-1).flatten(-2) for interleaved, torch.cat for half).",
+        "my_rope gives turn_pairs θ = theta, shape (L, d/2): cos(theta) and sin(theta) broadcast over the leading "
+        "dimensions of x. The two members of each interleaved pair: a, b = x[..., 0::2], x[..., 1::2].",
+        "Rotate (a, b) ↦ (a cos θ − b sin θ, a sin θ + b cos θ), in float64 as theta is, then put each pair back "
+        "at features (2i, 2i+1): torch.stack((a', b'), dim=-1).flatten(-2), and .to(x.dtype).",
+        'The half layout needs nothing more: the given lines reorder x so that its pairs (i, i + d/2) sit at '
+        '(2i, 2i+1), call the interleaved rotation, and reorder back with P.',
     ),
     solution=ROPE_SOLUTION,
     where=_where,
