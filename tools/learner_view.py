@@ -60,7 +60,9 @@ def printed(cell, figures: list | None = None) -> str:
             parts.append(out.get("text", ""))
         elif "data" in out:
             data = out["data"]
-            if VIEW_MIME in data:
+            if out.get("metadata", {}).get("course_progress_bar"):
+                parts.append(f"[progress bar] {data.get('text/plain', '')}")
+            elif VIEW_MIME in data:
                 if figures is not None and "image/png" in data:
                     figures.append(data["image/png"])
                     parts.append(f"[explorer: sliders over figure {len(figures)}]")
