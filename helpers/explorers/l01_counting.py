@@ -77,7 +77,7 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
         for bar, label, size in zip(bars, labels, (snap.embedding_rms, snap.position, snap.max_logit), strict=True):
             bar.set_height(max(size, 0.1))
             label.set_position((label.get_position()[0], max(size, 0.1) * 1.3))
-            label.set_text(f"{size:.3g}")
+            label.set_text(f"{size:.4g}" if bar is bars[0] else f"{size:.3g}")  # the RMS: 1.005, not 1
         n = min(shown_keys, length)
         for line, s in ((plain, plain_snap), (indexed, snap)):
             ys = np.full(shown_keys, np.nan)
@@ -89,7 +89,7 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
         ent_title.set_text(f"entropy {plain_snap.entropy:.3g} → {snap.entropy:.3g}  "
                            f"(log L = {snap.uniform_entropy:.3g})")
         heading.set_text(f"L = {length:,}: the last token's index is {length - 1:,}, "
-                         f"{snap.ratio:.3g}× a typical embedding entry")
+                         f"{snap.ratio:.3g}× a typical embedding entry (RMS {snap.embedding_rms:.4g})")
 
     # every axis keeps its limits and ticks: a move redraws only what update changes
     animated = (*bars, *labels, plain, indexed, uniform, row_title, cursor, ent_title, heading)
