@@ -3,7 +3,9 @@
 04.apart (design): propose my_code(positions) → (L, d ≤ 64), from the position alone, entries within
     [−1, 1], the first 2000 codes at least 0.01 apart (asked before the lesson shows the pairs).
 04.sinusoidal (implement): my_sinusoidal(n_positions, d_model, base=10000.0) → (n_positions, d_model),
-PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model).
+PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model); the stub makes the frequencies
+and the empty table, the learner writes fill_table, the angles into the interleaved columns (the check
+tests the whole function).
 """
 
 from __future__ import annotations
@@ -204,14 +206,17 @@ SINUSOIDAL_SOLUTION = '''\
 import torch
 
 def my_sinusoidal(n_positions, d_model, base=10000.0):
-    """PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model): (n_positions, d_model)."""
-    i = torch.arange(d_model // 2, dtype=torch.float64)
-    omega = base ** (-2 * i / d_model)                                       # (d_model/2,)
-    theta = torch.arange(n_positions, dtype=torch.float64)[:, None] * omega  # (n_positions, d_model/2)
-    pe = torch.zeros(n_positions, d_model, dtype=torch.float64)
-    pe[:, 0::2] = torch.sin(theta)
-    pe[:, 1::2] = torch.cos(theta)
+    omega = base ** (-2 * torch.arange(d_model // 2, dtype=torch.float64) / d_model)  # ω_i
+    pe = torch.zeros(n_positions, d_model, dtype=torch.float64)  # the empty table
+    fill_table(pe, omega)
     return pe.float()
+
+
+def fill_table(pe, omega):
+    """Row p of pe (p = 0, 1, …) gets sin(p·ω_i) in column 2i and cos(p·ω_i) in column 2i+1."""
+    theta = torch.arange(pe.shape[0], dtype=torch.float64)[:, None] * omega  # the angles p·ω_i
+    pe[:, 0::2] = torch.sin(theta)  # even columns: the sines
+    pe[:, 1::2] = torch.cos(theta)  # odd columns: the cosines
 
 H.check("04.sinusoidal", my_sinusoidal)
 '''
@@ -268,10 +273,10 @@ implement(
         ),
     },
     hints=(
-        "Make the frequencies first: ω_i = base^(−2i/d_model) for i = 0 … d_model/2 − 1, a tensor of d_model/2 "
-        "numbers.",
-        "The angles are an outer product: positions[:, None] * omega[None, :] has shape (n_positions, d_model/2).",
-        "Fill the even columns with the sines and the odd ones with the cosines: pe[:, 0::2] = …, pe[:, 1::2] = ….",
+        "The angles p·ω_i are an outer product: torch.arange(pe.shape[0])[:, None] * omega has shape "
+        "(n_positions, d_model/2), one row per position, one column per pair.",
+        "Fill the even columns with the sines and the odd ones with the cosines: pe[:, 0::2] = torch.sin(…), "
+        "pe[:, 1::2] = torch.cos(…).",
     ),
     solution=SINUSOIDAL_SOLUTION,
     where=_where,

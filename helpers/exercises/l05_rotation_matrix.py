@@ -2,7 +2,8 @@
 
 05.shift_matrix (implement): my_shift_matrix(k, d_model, base=10000.0) → (d_model, d_model) M_k with
 PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts on (sin, cos) of ω_i as
-[[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]].
+[[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]; the stub loops over the pairs and calls torch.block_diag,
+the learner writes pair_block(angle), the 2×2 block (the check tests the whole M_k).
 05.sine_only (predict): does a linear map take the sine dimensions of PE(p) to those of PE(p + k)? No.
 05.projected (predict): after random W_q, W_k, one score per offset or a spread? A spread.
 05.offset_only (design): propose A = W_qᵀW_k with PE(p)ᵀ·A·PE(r) a function of the offset p − r alone that
@@ -120,22 +121,26 @@ SHIFT_MATRIX_SOLUTION = '''\
 import torch
 
 def my_shift_matrix(k, d_model, base=10000.0):
-    """M_k (d_model, d_model) with PE(p + k) = M_k · PE(p): block i = [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]."""
-    M = torch.zeros(d_model, d_model, dtype=torch.float64)
+    """M_k, (d_model, d_model), with PE(p + k) = M_k · PE(p): pair i's block on the diagonal."""
+    blocks = []
     for i in range(d_model // 2):
-        angle = torch.tensor(k * base ** (-2 * i / d_model), dtype=torch.float64)
-        c, s = torch.cos(angle), torch.sin(angle)
-        # rows 2i (sin) and 2i+1 (cos): sin(a+b) = sin a cos b + cos a sin b, cos(a+b) = cos a cos b − sin a sin b
-        M[2 * i, 2 * i], M[2 * i, 2 * i + 1] = c, s
-        M[2 * i + 1, 2 * i], M[2 * i + 1, 2 * i + 1] = -s, c
-    return M.float()
+        angle = torch.tensor(k * base ** (-2 * i / d_model), dtype=torch.float64)  # k·ω_i: how far pair i turns
+        blocks.append(pair_block(angle))
+    return torch.block_diag(*blocks).float()
+
+
+def pair_block(angle):
+    """The 2×2 block taking (sin pω, cos pω) to (sin (p+k)ω, cos (p+k)ω), for angle = k·ω."""
+    c, s = torch.cos(angle), torch.sin(angle)
+    # sin(a+b) = sin a cos b + cos a sin b, cos(a+b) = cos a cos b − sin a sin b
+    return torch.stack((torch.stack((c, s)), torch.stack((-s, c))))
 
 H.check("05.shift_matrix", my_shift_matrix)
 '''
 
 implement(
     "05.shift_matrix",
-    title="build the matrix M_k that moves the sinusoidal encoding k positions on",
+    title="build the shift matrix M_k",
     reference=_reference,
     cases=_cases,
     mistakes={
@@ -188,10 +193,9 @@ implement(
     },
     hints=(
         "Write sin(p·ω + k·ω) and cos(p·ω + k·ω) with the angle-addition formulas: each is a combination of "
-        "sin(p·ω) and cos(p·ω) whose weights do not depend on p.",
-        "The weights form a 2 × 2 block for each pair i: row 2i (the sin) is [cos kω_i, sin kω_i], row 2i+1 "
-        "(the cos) is [−sin kω_i, cos kω_i].",
-        "Put the blocks on the diagonal of a zero (d_model, d_model) matrix, or use torch.block_diag(*blocks).",
+        "sin(p·ω) and cos(p·ω) whose weights do not depend on p. The 2 × 2 matrix of these weights is the block.",
+        "The first row (the sin) is [cos kω, sin kω], the second (the cos) is [−sin kω, cos kω]: with "
+        "c, s = torch.cos(angle), torch.sin(angle), return torch.stack((torch.stack((c, s)), torch.stack((-s, c)))).",
     ),
     solution=SHIFT_MATRIX_SOLUTION,
     where=_where,
@@ -340,14 +344,14 @@ design(
     "05.offset_only",
     title="propose projections that keep one score per offset",
     question="Propose A = W_qᵀ·W_k, a (d_model, d_model) matrix, such that the score PE(p)ᵀ·A·PE(r) depends on "
-             "the offset p − r alone (and is not 0 everywhere), and differs between the key k positions before "
-             "the query and the one k positions after, for some k.",
+             "the offset p − r alone (and is not 0 everywhere): moving both positions one step multiplies both codes "
+             "by M_1, so A must commute with M_1. And, unlike lesson 04's raw dot product, it must score the key k "
+             "positions before the query and the one k after differently, for some k. The family to try: a "
+             "block-diagonal A whose 2 × 2 blocks each turn and scale one (sin, cos) pair.",
     properties=(("offset-only", _offset_only_scores), ("able to tell before from after", _before_from_after)),
     hints=(
-        "Shifting both positions by one multiplies both codes by M_1, so the score is unchanged exactly when "
-        "M_1ᵀ·A·M_1 = A. Which matrices of this lesson satisfy it?",
-        "Any matrix that rotates and scales each frequency pair on its own commutes with M_1: the identity, "
-        "M_k itself, or a block-diagonal matrix of blocks [[a, b], [−b, a]].",
+        "Which matrices of this lesson turn and scale each pair on its own? Every M_k does, and so does the "
+        "identity; any block [[a, b], [−b, a]] turns by an angle and scales by √(a² + b²).",
         "The identity keeps the offset but, like lesson 04's raw dot product, scores +k and −k alike. A turn "
         "of the pairs (b ≠ 0 in some block) moves the peak off offset 0.",
     ),
