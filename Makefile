@@ -8,6 +8,9 @@ TEST_STAMP   := $(VENV)/.test-installed
 # waiting keeps them fast there and changes no numerics. Alone on the machine, it would slow them.
 PARALLEL := OMP_WAIT_POLICY=PASSIVE
 NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+# In the course's own runs every figure a lesson shows is measured; text under 9 pt is reported in
+# the cell's output (helpers/plots.py), where nbval and tests/test_saved_figures.py see it.
+CHECK_FIGURES := COURSE_CHECK_FIGURE_TEXT=1
 
 # On Linux, PyPI's torch wheel is the CUDA build (about 2.6 GB of downloads with its NVIDIA libraries);
 # PyTorch's own CPU index serves the CPU build (about 190 MB). Elsewhere PyPI's wheel is already the CPU
@@ -69,20 +72,20 @@ test-unit: setup-test
 	$(PARALLEL) $(PY) -m pytest tests -q -n 2 --ignore=tests/browser
 
 test-notebooks: setup-test
-	$(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	$(CHECK_FIGURES) $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
 # What nbval compares must be equal on every CPU and thread count. The notebooks are regenerated
 # with this machine's best kernels and torch's default threads; check them with PyTorch's portable
 # kernels (what an older or non-x86 CPU computes) and with one thread.
 test-portable: setup-test
-	ATEN_CPU_CAPABILITY=default $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
-	OMP_NUM_THREADS=1 $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	$(CHECK_FIGURES) ATEN_CPU_CAPABILITY=default $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	$(CHECK_FIGURES) OMP_NUM_THREADS=1 $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
 # Every notebook under nbval, and the widget and explorer tests (Matplotlib 3.10's own text
 # cache among them), with Colab's library versions.
 test-colab: setup-colab
 	$(COLAB_PY) -m pytest tests/live tests/explorers -q
-	$(PARALLEL) $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	$(CHECK_FIGURES) $(PARALLEL) $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
 # JupyterLab driven by headless Chromium: run each lesson, move a slider, see the figure change.
 BROWSER_ARTIFACTS := test-artifacts/browser

@@ -8,16 +8,64 @@ themselves, so every lesson renders at the same size whatever the notebook's set
 
 from __future__ import annotations
 
+import os
+import sys
+
 import matplotlib.pyplot as plt
 import torch
+from matplotlib.text import Text
 
 COURSE_DPI = 80
 COURSE_STYLE = {"figure.dpi": COURSE_DPI, "axes.grid": False, "font.size": 10}
+MIN_TEXT_POINTS = 9
+# Set (to anything) in the course's own runs (regeneration, the notebook tests): every figure a
+# lesson shows is measured, and text under MIN_TEXT_POINTS is reported in the cell's output.
+CHECK_TEXT_ENV = "COURSE_CHECK_FIGURE_TEXT"
+SMALL_TEXT_REPORT = "figure text under 9 pt"
 
 
 def use_course_style() -> None:
-    """Apply :data:`COURSE_STYLE` (dpi, grid, font size) to every figure drawn from now on."""
+    """Apply :data:`COURSE_STYLE` (dpi, grid, font size) to every figure drawn from now on. In a
+    notebook, figures are also sent at twice their pixels and shown at the same size ("retina"),
+    so they stay sharp on 2× screens."""
     plt.rcParams.update(COURSE_STYLE)
+    shell = _notebook_shell()
+    if shell is None:
+        return
+    from matplotlib_inline.backend_inline import InlineBackend, set_matplotlib_formats
+    InlineBackend.instance().figure_formats = {"retina"}  # kept when the inline backend starts later
+    set_matplotlib_formats("retina")
+    if os.environ.get(CHECK_TEXT_ENV) and not getattr(shell, "_course_checks_text", False):
+        shell._course_checks_text = True
+        # before the inline backend's own post_execute hook, which shows the figures and closes them
+        shell.events.callbacks["post_execute"].insert(0, report_small_text_in_open_figures)
+
+
+def _notebook_shell():
+    """The IPython shell of a Jupyter kernel, or None (plain Python, a terminal IPython)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    return shell if getattr(shell, "kernel", None) is not None else None
+
+
+def small_texts(fig, min_points: float = MIN_TEXT_POINTS) -> list[tuple[float, str]]:
+    """Every visible, non-empty text of ``fig`` (titles, labels, ticks, legends, annotations)
+    smaller than ``min_points``, as sorted (size in points, first 40 characters) pairs. Draws the
+    figure first, since tick labels get their text at draw time."""
+    fig.canvas.draw()
+    return sorted({(round(t.get_fontsize(), 1), t.get_text()[:40]) for t in fig.findobj(Text)
+                   if t.get_visible() and t.get_text().strip() and t.get_fontsize() < min_points})
+
+
+def report_small_text_in_open_figures() -> None:
+    """Print, to the cell's error stream, each open figure's text under :data:`MIN_TEXT_POINTS`."""
+    for manager in plt._pylab_helpers.Gcf.get_all_fig_managers():
+        small = small_texts(manager.canvas.figure)
+        if small:
+            print(f"{SMALL_TEXT_REPORT}: {small}", file=sys.stderr)
 
 
 def as_numpy(x):

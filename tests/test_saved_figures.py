@@ -6,6 +6,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from helpers.plots import SMALL_TEXT_REPORT
 from helpers.training import PROGRESS_MARK
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
@@ -77,3 +78,12 @@ def test_a_progress_bar_is_not_taken_for_an_explorer():
                                            metadata={PROGRESS_MARK: True})]
     nb.cells.append(cell)
     assert list(explorer_outputs(nb)) == [] and [i for i, _ in progress_outputs(nb)] == [0]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_no_saved_figure_has_text_under_nine_points(path):
+    # the course's runs measure every figure a cell shows and report small text in that cell's output
+    nb = nbformat.read(path, as_version=4)
+    small = [(i, out.get("text", "").strip()[:200]) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+             for out in cell.get("outputs", []) if SMALL_TEXT_REPORT in out.get("text", "")]
+    assert not small, f"{path.name}: figures with text under 9 pt (cell, report): {small}"

@@ -12,12 +12,17 @@ cell (seconds), so a stalled kernel cannot hold a CI job to its limit.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 from pathlib import Path
 from queue import Empty
 
 import nbformat
 from nbclient import NotebookClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from helpers.plots import CHECK_TEXT_ENV  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -53,6 +58,8 @@ class Client(NotebookClient):
 
 
 def run(path: Path, output_dir: Path | None = None, allow_errors: bool = False, timeout: int = 600) -> float:
+    # the kernel measures every figure it shows (helpers.plots.use_course_style): small text is reported
+    os.environ.setdefault(CHECK_TEXT_ENV, "1")
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = KERNELSPEC
     client = Client(

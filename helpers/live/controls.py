@@ -45,7 +45,8 @@ class IntRange:
 
 @dataclass(frozen=True)
 class LogRange:
-    """Positive numbers from low to high on a log scale; ``step`` is in powers of ten."""
+    """Positive numbers from low to high on a log scale; ``step`` is in powers of ten. The slider
+    reads out three significant digits in plain decimals (1260, 0.00087), never ``1.26e+3``."""
 
     label: str
     low: float
@@ -64,7 +65,7 @@ class LogRange:
 
     def slider(self, value: float) -> W.FloatLogSlider:
         return W.FloatLogSlider(value=value, base=10, min=math.log10(self.low), max=math.log10(self.high),
-                                step=self.step, description=self.label, readout_format=".3g", style=_STYLE)
+                                step=self.step, description=self.label, readout_format=".3r", style=_STYLE)
 
 
 @dataclass(frozen=True)
@@ -93,4 +94,5 @@ class Choice:
         if self.as_slider:
             return W.SelectionSlider(options=list(self.options), value=value, description=self.label,
                                      continuous_update=True, style=_STYLE, layout=layout)
-        return W.Dropdown(options=list(self.options), value=value, description=self.label, layout=layout)
+        return W.Dropdown(options=list(self.options), value=value, description=self.label, style=_STYLE,
+                          layout=layout)

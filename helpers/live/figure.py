@@ -93,6 +93,7 @@ class LiveFigure:
     """
 
     SLOW_STEP_S = 0.15
+    STILL_SCALE = 2  # the saved picture's pixels per pixel of a slider step
     CACHE_TEXT = True  # keep text layouts and glyphs between steps where Matplotlib allows (live.text_cache)
 
     def __init__(self, fig, update: Callable[..., None], controls: dict[str, W.ValueWidget],
@@ -236,21 +237,34 @@ class LiveFigure:
             self.fig.draw_artist(artist)
         return canvas_png(self.fig)
 
+    def still_png(self) -> bytes:
+        """The figure at its current settings with ``STILL_SCALE`` times the pixels of a slider
+        step, animated artists included (``savefig`` draws them): the picture a saved notebook keeps,
+        sharp on a 2× screen."""
+        return render_png(self.fig, dpi=self.STILL_SCALE * self.fig.dpi)
+
     def display_bundle(self) -> dict:
         """What a cell showing this explorer saves: the live widget view and, beside it, the figure
         at its current settings as a PNG. A front end with the kernel's widgets shows the sliders;
-        one without them (GitHub, nbviewer, a static site, an untrusted notebook) shows the picture."""
+        one without them (GitHub, nbviewer, a static site, an untrusted notebook) shows the picture,
+        at the live view's size (:meth:`display_metadata`)."""
         bundle = {
             "text/plain": f"<explorer: {', '.join(self.controls)}>",
             "application/vnd.jupyter.widget-view+json": {
                 "version_major": 2, "version_minor": 0, "model_id": self.widget.model_id},
         }
         if self.png:
-            bundle["image/png"] = base64.b64encode(self.png).decode("ascii")
+            bundle["image/png"] = base64.b64encode(self.still_png()).decode("ascii")
         return bundle
+
+    def display_metadata(self) -> dict:
+        """The picture's size on the page: the live view's pixels, so a 2× still shows as sharp,
+        not as large."""
+        width, height = (round(inches * self.fig.dpi) for inches in self.fig.get_size_inches())
+        return {"image/png": {"width": width, "height": height}}
 
     def _ipython_display_(self):
         if self.interactive:  # ipympl's canvas is itself a widget with a static fallback of its own
             display(self.widget)
         else:
-            display(self.display_bundle(), raw=True)
+            display(self.display_bundle(), raw=True, metadata=self.display_metadata())

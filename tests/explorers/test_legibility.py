@@ -9,21 +9,14 @@ from pathlib import Path
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
-from matplotlib.text import Text
 
 import helpers.explorers  # noqa: F401  (fills the registry)
 from helpers.live import REGISTRY
-from helpers.plots import COURSE_STYLE
+from helpers.plots import COURSE_STYLE, MIN_TEXT_POINTS, small_texts
 
-MIN_POINTS = 9
+MIN_POINTS = MIN_TEXT_POINTS
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_SIZE = re.compile(r"\b(?:fontsize|labelsize|size)\s*=\s*(\d+(?:\.\d+)?)\b|fontsize\s*=\s*[\"'](?:x+-)?small[\"']")
-
-
-def small_texts(fig) -> list[tuple[float, str]]:
-    fig.canvas.draw()
-    return sorted({(round(t.get_fontsize(), 1), t.get_text()[:40]) for t in fig.findobj(Text)
-                   if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_POINTS})
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

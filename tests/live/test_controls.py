@@ -54,3 +54,17 @@ def test_ranges_refuse_empty_bounds():
         IntRange("length", 8, 4)
     with pytest.raises(ValueError, match="0 < low < high"):
         LogRange("base", 0.0, 10.0)
+
+
+def test_every_control_shows_its_whole_label_and_plain_readouts():
+    """ipywidgets' default label width cuts a long description ("angles co…"); "initial" sizes it to
+    the text. A log slider reads out in d3's "r" type (decimal, significant digits: 1260, 0.00087),
+    never "g", which writes 1.26e+3."""
+    controls = [IntRange("a long position label", 0, 9).slider(3),
+                LogRange("a long base label", 10.0, 1e6).slider(1e4),
+                Choice("angles computed in", ["float32", "bfloat16"]).slider("float32"),
+                Choice("length L", (4, 5), as_slider=True).slider(4)]
+    for control in controls:
+        assert control.style.description_width == "initial", control.description
+    log_slider = controls[1]
+    assert log_slider.readout_format.endswith("r") and "g" not in log_slider.readout_format
