@@ -1,4 +1,10 @@
-"""Lesson 08's exercises (notebooks/08_train_short_test_long.ipynb), in the order the notebook asks them."""
+"""Lesson 08's exercises (notebooks/08_train_short_test_long.ipynb), in the order the notebook asks them.
+
+08.loss_by_position (implement): my_loss_by_position(logits, targets) → (n,), the mean over the batch of
+−ln softmax(logits[b, t])[targets[b, t]]. The stub computes log_p = F.log_softmax(logits, dim=-1) and picks
+each target's ln p, shape (batch, n); the learner writes the loss and its average over the batch (the check
+tests the whole function, so an answer written from scratch is checked the same way).
+"""
 
 from __future__ import annotations
 
@@ -239,20 +245,18 @@ implement(
                                   "F.log_softmax(logits, dim=-1)."),
     },
     hints=(
-        "For every sequence b and position t the loss is −log softmax(logits[b, t])[targets[b, t]]; "
-        "then average over b.",
-        "F.cross_entropy wants the classes in dimension 1: F.cross_entropy(logits.transpose(1, 2), targets, "
-        "reduction=\"none\") gives (batch, n).",
-        "Keep the (batch, n) losses and take .mean(0).",
+        "The loss of one token is −ln p(the byte that came next), and log_p_next already holds ln p: negate it.",
+        "log_p_next has shape (batch, n): average it over dimension 0, the batch, to keep one value per "
+        "position: -log_p_next.mean(0).",
     ),
-    solution='''import torch
-import torch.nn.functional as F
+    solution='''import torch.nn.functional as F
 
 
 def my_loss_by_position(logits, targets):
     """logits (batch, n, vocab), targets (batch, n) token ids → (n,) mean loss in nats at each position."""
-    per_token = F.cross_entropy(logits.transpose(1, 2), targets, reduction="none")  # (batch, n)
-    return per_token.mean(0)
+    log_p = F.log_softmax(logits, dim=-1)  # (batch, n, vocab): ln p of every byte (never log of softmax)
+    log_p_next = log_p.gather(-1, targets[..., None])[..., 0]  # (batch, n): ln p of the byte that came next
+    return -log_p_next.mean(0)  # the loss −ln p, averaged over the batch: one value per position
 
 
 H.check("08.loss_by_position", my_loss_by_position)

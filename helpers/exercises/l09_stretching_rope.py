@@ -3,7 +3,8 @@
 09.ntk_inv_freq (implement): my_ntk_inv_freq(head_dim, base, factor) → (head_dim/2,) NTK-aware
 frequencies ω'_i = base'^(−2i/d), d = head_dim. The task states the two properties base' is chosen for (the
 fastest pair kept, ω'_0 = 1; the slowest, i = d/2 − 1, divided by the factor) and the learner solves for
-base' = base·factor^(d/(d−2)), so that ω'_i = ω_i·factor^(−2i/(d−2)).
+base' = base·factor^(d/(d−2)), so that ω'_i = ω_i·factor^(−2i/(d−2)). The stub computes the frequencies from
+base'; the learner writes ntk_base, the one line that solves for base' (the check tests the whole function).
 
 09.llama3_inv_freq (implement): my_llama3_inv_freq(head_dim, base, factor, low_freq_factor,
 high_freq_factor, original_max_len) → (head_dim/2,). With r_i = L·ω_i/2π the turns of pair i within
@@ -159,12 +160,16 @@ NTK_SOLUTION = '''\
 import torch
 
 def my_ntk_inv_freq(head_dim, base, factor):
-    """NTK-aware frequencies (head_dim/2,): ω'_i = base'^(−2i/d), d = head_dim, with base' solved from
-    base'^(−(d−2)/d) = base^(−(d−2)/d) / factor (the slowest pair divided by the factor)."""
     d = head_dim
-    new_base = base * factor ** (d / (d - 2))
+    new_base = ntk_base(base, factor, d)  # base'
     i = torch.arange(d // 2, dtype=torch.float64)
-    return new_base ** (-2 * i / d)
+    return new_base ** (-2 * i / d)  # ω'_i = base'^(−2i/d): lesson 06's frequencies with base' for base
+
+
+def ntk_base(base, factor, d):
+    """base' with base'^(−(d−2)/d) = base^(−(d−2)/d) / factor: the slowest pair (i = d/2 − 1, exponent
+    −2i/d = −(d−2)/d) divided by the factor; pair 0 (base'^0 = 1) is kept whatever base' is."""
+    return base * factor ** (d / (d - 2))  # raise both sides to the power −d/(d−2)
 
 H.check("09.ntk_inv_freq", my_ntk_inv_freq)
 '''
