@@ -6,7 +6,7 @@ PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts o
 the learner writes pair_block(angle), the 2×2 block (the check tests the whole M_k).
 05.sine_only (predict): does a linear map take the sine dimensions of PE(p) to those of PE(p + k)? No.
 05.projected (predict): after random W_q, W_k, one score per offset or a spread? A spread.
-05.offset_only (design): propose A = W_qᵀW_k with PE(p)ᵀ·A·PE(r) a function of the offset p − r alone that
+05.offset_only (design): propose A = W_qᵀW_k with PE(m)ᵀ·A·PE(n) a function of the offset m − n alone that
     tells the key k positions before the query from the one k after; a failing A is told which part breaks it
     (a pair mixed with another, a pair's two members scaled apart, a reflection, no turn at all).
 """
@@ -306,8 +306,9 @@ def _offset_only_scores(fn) -> tuple[bool, str]:
             if spread > 1e-6 * scale:
                 p_lo, p_hi = int(along.argmin()), int(along.argmax())
                 q_lo, q_hi = (max(p_lo, p_lo - offset), max(p_hi, p_hi - offset)) if offset < 0 else (p_lo, p_hi)
-                return False, (f"with d_model = {d_model}, the offset {offset} scores from {float(along.min()):.4g} "
-                               f"(query at {q_lo}) to {float(along.max()):.4g} (query at {q_hi}), so the score "
+                return False, (f"with d_model = {d_model}, the offset δ = {-offset} scores "
+                               f"from {float(along.min()):.4g} (query at {q_lo}) to {float(along.max()):.4g} "
+                               f"(query at {q_hi}), so the score "
                                "depends on where the two positions sit, not only on their offset. "
                                + _what_breaks_it(_matrix(fn, d_model)))
     return True, "Every offset has one score for d_model = 16 and 64, whatever the position."
@@ -343,16 +344,16 @@ H.check("05.offset_only", my_projection)
 design(
     "05.offset_only",
     title="propose projections that keep one score per offset",
-    question="Propose A = W_qᵀ·W_k, a (d_model, d_model) matrix, such that the score PE(p)ᵀ·A·PE(r) depends on "
-             "the offset p − r alone (and is not 0 everywhere): moving both positions one step multiplies both codes "
-             "by M_1, so A must commute with M_1. And, unlike lesson 04's raw dot product, it must score the key k "
-             "positions before the query and the one k after differently, for some k. The family to try: a "
+    question="Propose A = W_qᵀ·W_k, a (d_model, d_model) matrix, such that the score PE(m)ᵀ·A·PE(n) depends on "
+             "the offset δ = m − n alone (and is not 0 everywhere): moving both positions one step multiplies "
+             "both codes by M_1, so A must commute with M_1. And, unlike lesson 04's raw dot product, it must score "
+             "the key k positions before the query and the one k after differently, for some k. The family to try: a "
              "block-diagonal A whose 2 × 2 blocks each turn and scale one (sin, cos) pair.",
     properties=(("offset-only", _offset_only_scores), ("able to tell before from after", _before_from_after)),
     hints=(
         "Which matrices of this lesson turn and scale each pair on its own? Every M_k does, and so does the "
         "identity; any block [[a, b], [−b, a]] turns by an angle and scales by √(a² + b²).",
-        "The identity keeps the offset but, like lesson 04's raw dot product, scores +k and −k alike. A turn "
+        "The identity keeps the offset but, like lesson 04's raw dot product, scores +δ and −δ alike. A turn "
         "of the pairs (b ≠ 0 in some block) moves the peak off offset 0.",
     ),
     solution=OFFSET_ONLY_SOLUTION,
