@@ -239,9 +239,16 @@ class LiveFigure:
 
     def still_png(self) -> bytes:
         """The figure at its current settings with ``STILL_SCALE`` times the pixels of a slider
-        step, animated artists included (``savefig`` draws them): the picture a saved notebook keeps,
-        sharp on a 2× screen."""
-        return render_png(self.fig, dpi=self.STILL_SCALE * self.fig.dpi)
+        step, every artist drawn: the picture a saved notebook keeps, sharp on a 2× screen.
+        ``savefig`` leaves out animated artists of the figure itself (a ``suptitle``), so they are
+        drawn as ordinary artists for this one picture."""
+        for artist in self.animated:
+            artist.set_animated(False)
+        try:
+            return render_png(self.fig, dpi=self.STILL_SCALE * self.fig.dpi)
+        finally:
+            for artist in self.animated:
+                artist.set_animated(True)
 
     def display_bundle(self) -> dict:
         """What a cell showing this explorer saves: the live widget view and, beside it, the figure

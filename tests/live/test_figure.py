@@ -294,11 +294,15 @@ def test_the_still_draws_the_animated_artists_and_leaves_the_steps_alone():
     fig, ax = plt.subplots(figsize=(4, 2))
     (line,) = ax.plot([0, 1], [0, 1], lw=8, color="red")
     ax.set_xlim(0, 1), ax.set_ylim(0, 1)
+    fig.subplots_adjust(top=0.6)
+    heading = fig.suptitle("█████", color="blue", fontsize=30)  # a figure-level text, above the axes
     live = LiveFigure(fig, lambda freq: line.set_ydata([0, freq / 8]), {"freq": FREQ.slider(8)},
-                      animated=(line,), blit=("freq",))
+                      animated=(line, heading), blit=("freq",))
     still = pixels(base64.b64decode(live.display_bundle()["image/png"]))
     red = (still[..., 0] > 200) & (still[..., 1] < 80) & (still[..., 2] < 80)
+    blue = (still[..., 2] > 200) & (still[..., 0] < 80) & (still[..., 1] < 80)
     assert red.sum() > 500, "the animated line is missing from the still"
+    assert blue.sum() > 500, "the animated heading is missing from the still"
     before = live.png
     live.controls["freq"].value = 4
     live.controls["freq"].value = 8  # back where it was: the same picture as before the still
