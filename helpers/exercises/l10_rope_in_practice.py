@@ -5,7 +5,9 @@ head by head from the interleaved to the half layout (what Hugging Face's Llama 
 weight: (n_heads·head_dim, d_in), the rows of head h are h·head_dim … (h+1)·head_dim − 1; within each
 head the new row order is [0, 2, 4, …, head_dim − 2, 1, 3, …, head_dim − 1]. Then
 rope(x @ W_new.T, layout="half") equals rope(x @ W.T, layout="interleaved") up to that reordering, so
-the scores q·k do not change.
+the scores q·k do not change. The stub splits weight into heads (n_heads, head_dim, d_in) and names each
+pair's first rows (evens) and second rows (odds); the learner writes half_layout's one index line, the
+order in which the half layout wants them (the check tests the whole function).
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ def _error_explained(args, err) -> str | None:
                 f"permute are row numbers, 0 … {weight.shape[0] - 1} (n_heads·head_dim rows): the output features "
                 "of q = x @ W.T are W's rows, so reorder dimension 0, weight[order] (or weight[order, :]), not "
                 "weight[:, order].")
+    if isinstance(err, RuntimeError) and "is invalid for input of size" in str(err):  # the stub's reshape back
+        return ("half_layout's result no longer has the shape of heads, (n_heads, head_dim, d_in), so it cannot be "
+                "reshaped back to weight's. Reorder each head's rows, dimension 1 (heads[:, order]), and keep every "
+                "row and every input column: heads[:, :, order] reorders the input columns instead.")
     return None
 
 
@@ -91,12 +97,18 @@ SOLUTION = '''\
 import torch
 
 def my_half_layout_rows(weight, n_heads):
-    """Rows of a q/k projection weight (n_heads·head_dim, d_in) reordered head by head:
-    within each head, [0, 2, 4, …, head_dim − 2, 1, 3, …, head_dim − 1]."""
     head_dim = weight.shape[0] // n_heads
-    order = list(range(0, head_dim, 2)) + list(range(1, head_dim, 2))
-    rows = [h * head_dim + r for h in range(n_heads) for r in order]
-    return weight[torch.tensor(rows)]
+    heads = weight.reshape(n_heads, head_dim, -1)  # heads[h, j] is row j of head h
+    return half_layout(heads).reshape(weight.shape)
+
+
+def half_layout(heads):
+    """heads (n_heads, head_dim, d_in), each head's rows interleaved → the same rows in the half layout."""
+    head_dim = heads.shape[1]
+    evens = torch.arange(0, head_dim, 2)  # rows 0, 2, 4, …: the first member of each pair
+    odds = torch.arange(1, head_dim, 2)   # rows 1, 3, 5, …: the second member of each pair
+    # pair i moves to rows (i, i + head_dim/2): all first members, then all second members, in every head
+    return heads[:, torch.cat((evens, odds))]
 
 H.check("10.half_layout_rows", my_half_layout_rows)
 '''
@@ -134,11 +146,11 @@ implement(
         ),
     },
     hints=(
-        "Work head by head: head_dim = weight.shape[0] // n_heads, and head h owns rows h·head_dim … "
-        "(h+1)·head_dim − 1.",
-        "Interleaved pair i is rows (2i, 2i+1) of a head; in the half layout it must be rows (i, i + head_dim/2). "
-        "So inside a head the new order is [0, 2, 4, …, 1, 3, 5, …].",
-        "weight.reshape(n_heads, head_dim, -1)[:, order].reshape(weight.shape) applies one order to every head.",
+        "Interleaved pair i is rows (2i, 2i+1) of a head: evens[i] and odds[i]. In the half layout it must be rows "
+        "(i, i + head_dim/2), so the first half of each head's new rows holds every pair's first member, the "
+        "second half every pair's second member.",
+        "heads[:, order] reorders dimension 1 (each head's rows) in every head at once; the order is "
+        "torch.cat((evens, odds)): return heads[:, torch.cat((evens, odds))].",
     ),
     solution=SOLUTION,
     explain_error=_error_explained,

@@ -101,3 +101,14 @@ def test_row_numbers_used_on_the_columns_are_explained_as_rows_against_columns()
     selected = assert_fails_undiagnosed(ID, lambda w, n: w.index_select(1, _per_head(
         torch.arange(w.shape[0])[:, None], n, _even_then_odd)[:, 0]))
     assert "What it means: an index ran past the 16 input columns" in selected
+
+
+def test_the_scaffold_solved_with_the_input_columns_is_explained():
+    def in_the_scaffold(weight, n_heads):  # the notebook's stub, half_layout indexing the columns
+        head_dim = weight.shape[0] // n_heads
+        heads = weight.reshape(n_heads, head_dim, -1)
+        order = torch.cat((torch.arange(0, head_dim, 2), torch.arange(1, head_dim, 2)))
+        return heads[:, :, order].reshape(weight.shape)
+
+    message = assert_fails_undiagnosed(ID, in_the_scaffold)
+    assert "What it means: half_layout's result no longer has the shape of heads" in message, message
