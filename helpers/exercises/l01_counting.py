@@ -2,7 +2,8 @@
 
 01.attention_entropy (implement): my_attention_entropy(weights) → the entropy in nats of each
     attention row, H = −Σ_j a_j·ln a_j over the last axis with 0·ln 0 = 0; (..., L) → (...), in the dtype
-    of weights (the stub's docstring says so, and the check enforces it).
+    of weights (the stub's docstring says so, and the check enforces it). The stub sums the terms over
+    the keys; the learner writes entropy_terms, each weight's term −a·ln a with 0 where a = 0.
 01.collapse (predict): as L grows, with the raw index as a feature of queries and keys, where does
     the last token's attention go?
 """
@@ -95,13 +96,16 @@ import torch
 
 
 def my_attention_entropy(weights):
-    """Entropy in nats of each attention row: H = -sum_j a_j ln a_j over the last axis, 0·ln 0 = 0.
+    """Entropy in nats of each row of weights (..., L): returns (...), in the dtype of weights."""
+    return entropy_terms(weights).sum(dim=-1)  # add up each row's terms over the keys
 
-    weights: (..., L), each row sums to 1. Returns (...), the dtype of weights.
-    """
-    # a weight of 0 contributes 0: take its log as log 1 = 0 instead of log 0 = -inf
+
+def entropy_terms(weights):
+    """Each weight's term -a·ln a, and 0 where a = 0 (0·ln 0 = 0); the shape of weights."""
+    # a weight of 0 contributes 0: take its log as ln 1 = 0 instead of ln 0 = -inf
     logs = torch.where(weights > 0, weights, torch.ones_like(weights)).log()
-    return -(weights * logs).sum(dim=-1)
+    return -weights * logs
+
 
 H.check("01.attention_entropy", my_attention_entropy)
 '''
@@ -154,11 +158,11 @@ implement(
         ),
     },
     hints=(
-        "For one row a: H = −Σ_j a_j·ln a_j, the sum over the keys (the last axis). torch.log is the natural "
-        "logarithm.",
+        "entropy_terms returns one term per weight, −a·ln a, in the shape of weights; my_attention_entropy "
+        "already sums them over the keys (the last axis). torch.log is the natural logarithm.",
         "A key with weight exactly 0 contributes 0 (0·ln 0 = 0), but in floating point 0·log(0) = 0·(−inf) = nan. "
         "Replace the zero weights by 1 before taking the log (torch.where(weights > 0, weights, 1)): ln 1 = 0.",
-        "Shapes: (..., L) in, (...) out, so reduce with .sum(dim=-1).",
+        "Shapes: entropy_terms keeps the shape of weights, (..., L); the given .sum(dim=-1) makes it (...).",
     ),
     solution=ENTROPY_SOLUTION,
     where=_where,
