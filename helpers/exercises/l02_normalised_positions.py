@@ -77,8 +77,13 @@ import torch
 
 
 def my_code(length):
-    """One code per position p = 0 … length − 1, shape (length,): here p / length, which stays below 1."""
-    return torch.arange(length, dtype=torch.float64) / length
+    p = torch.arange(length, dtype=torch.float64)  # the positions 0 … length − 1
+    return code_of(p, length)  # one code per position, shape (length,)
+
+
+def code_of(p, length):
+    """Your formula in p (and length, if you like)."""
+    return p / length  # the largest position is length − 1, so every code stays below 1
 
 
 H.check("02.bounded_code", my_code)
@@ -87,9 +92,10 @@ H.check("02.bounded_code", my_code)
 design(
     "02.bounded_code",
     title="propose a position code that cannot grow",
-    question="Lesson 01's raw index grew with the sentence until it outweighed the content. Propose a code, "
-             "one number per position of a sentence of `length` words, that stays within [−1, 1] however long "
-             "the sentence, while different positions keep different codes.",
+    question="Lesson 01's raw index grew with the sentence until it outweighed the content. Complete code_of: "
+             "from the positions p = 0 … length − 1, return one code per position, every code within "
+             "[−1, 1] for every length (1 to 100 000 words checked), no two positions of one sentence sharing a "
+             "code.",
     properties=(("bounded", _bounded), ("one code per position", _one_code_per_position)),
     hints=(
         "Any formula will do if its values stay within [−1, 1] and no two positions share one. What do you "

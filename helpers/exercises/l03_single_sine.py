@@ -138,8 +138,13 @@ import torch
 
 
 def my_code(positions):
-    """One code per position, from the position alone: a slow sine, which stays within [−1, 1]."""
-    return torch.sin(0.01 * positions.to(torch.float64))
+    p = positions.to(torch.float64)  # the positions, as floats; no sentence length here
+    return code_of(p)  # one code per position, the same shape as positions
+
+
+def code_of(p):
+    """Your formula in the position p alone."""
+    return torch.sin(0.01 * p)  # a slow sine: within [−1, 1] for every p, and it never levels off
 
 
 H.check("03.fixed_code", my_code)
@@ -148,8 +153,9 @@ H.check("03.fixed_code", my_code)
 design(
     "03.fixed_code",
     title="propose a code that neither grows nor goes stale",
-    question="The raw index grows; normalised codes change when the sentence grows. Propose a code computed from "
-             "the position alone that stays within [−1, 1] for any position, gives no two positions of a "
+    question="The raw index grows; normalised codes change when the sentence grows. Complete code_of, a code "
+             "computed from the position p alone that stays within [−1, 1] for any position, gives no two "
+             "positions of a "
              "sentence the same code (the positions 0 … 99 checked: codes closer than 10⁻⁹ count as one) and "
              "never repeats exactly (no period up to 20 000 positions), and "
              "still tells neighbours apart, near the start and far out (steps above 10⁻⁴ between almost all "
