@@ -1,13 +1,14 @@
 """Lesson 06's exercises (notebooks/06_rope.ipynb), in the order the notebook asks them.
 
-06.rope (implement, scaffolded: the stub gives the angles and the half layout through the permutation
-identity; the learner writes the interleaved rotation): my_rope(x, positions, base=10000.0,
-layout="interleaved") → x rotated, same shape;
+06.rope (implement, scaffolded: the stub gives the angles, the write-back and the half layout through the
+permutation identity; the learner writes turned_pairs, the interleaved pairing and the turn, two lines):
+my_rope(x, positions, base=10000.0, layout="interleaved") → x rotated, same shape;
 x (..., L, d), positions (L,) integers. Pair i turns by +p·ω_i, ω_i = base^(−2i/d):
 (a, b) ↦ (a cos − b sin, a sin + b cos); "interleaved" pairs features (2i, 2i+1), "half" pairs (i, i + d/2).
 06.rotate_after (design): propose my_position_in(v, p) applied after the projections whose scores
     depend on the offset alone, differ between the offsets 0 … 8 and keep the content (asked before RoPE
-    is shown).
+    is shown; the stub gives turn(v, angles), a rotation of v's pairs, so the learner decides where the
+    position goes and how, without writing a rotation).
 06.shift_sentence (predict, in Going deeper): do RoPE's scores change when the sentence moves by 1000? No.
 06.decay (predict, in Going deeper): typical |score| of unrelated q, k at distance 4000 against 0? About the same.
 """
@@ -87,14 +88,17 @@ ROTATE_AFTER_SOLUTION = '''\
 import torch
 
 
+def turn(v, angles):
+    """Given: turn each pair (v[2i], v[2i+1]) by angles, one angle for all pairs or d/2 of them (float64)."""
+    angles = torch.as_tensor(angles, dtype=torch.float64).expand(len(v) // 2)
+    return H.rotate(v.double(), angles)
+
+
 def my_position_in(v, p):
-    """Turn pair i = (v[2i], v[2i+1]) of v by the angle p·ω_i: a rotation changes no length, and two rotations
-    by m·ω and n·ω leave an angle of (n − m)·ω between them."""
-    d = v.shape[-1]
-    omega = 10000.0 ** (-2 * torch.arange(d // 2, dtype=torch.float64) / d)
-    c, s = torch.cos(p * omega), torch.sin(p * omega)
-    a, b = v[0::2].double(), v[1::2].double()
-    return torch.stack((a * c - b * s, a * s + b * c), dim=-1).flatten()
+    """Turn pair i of v by p·ω_i, an angle that grows with the position: a turn changes no length, and after
+    turning q by m·ω_i and k by n·ω_i the angle between them has changed by (n − m)·ω_i, the offset alone."""
+    omega = H.frequencies(len(v), dtype=torch.float64)  # lesson 04's ω_i
+    return turn(v, p * omega)
 
 
 H.check("06.rotate_after", my_position_in)
@@ -110,10 +114,10 @@ design(
     properties=(("offset-only", _offset_only_after), ("position-aware", _position_seen),
                 ("content-keeping", _content_kept)),
     hints=(
-        "Lesson 05: a dot product of two rotated vectors depends only on the angle between them. What if q "
-        "and k are each turned by an angle that grows with their position?",
-        "Turn each pair (v[2i], v[2i+1]) by p·ω_i, as M_p turns the sinusoidal code: then the angle between the "
-        "turned q and k is (n − m)·ω_i.",
+        "Lesson 05: a dot product of two turned vectors depends only on their lengths and the angle between "
+        "them. What if q and k are each turned, with `turn`, by an angle that grows with their position?",
+        "return turn(v, p * omega), with omega = H.frequencies(len(v), dtype=torch.float64): pair i of q turns by "
+        "m·ω_i, of k by n·ω_i, so the angle between them changes by (n − m)·ω_i, the offset alone.",
     ),
     solution=ROTATE_AFTER_SOLUTION,
 )
@@ -260,17 +264,15 @@ def my_rope(x, positions, base=10000.0, layout="interleaved"):
     if layout == "half":  # the identity above, read backwards
         P = H.rope_permutation(d)
         return my_rope(x[..., torch.argsort(P)], positions, base, "interleaved")[..., P]
-    omega = base ** (-2 * torch.arange(d // 2, dtype=torch.float64) / d)  # ω_i, i = 0 … d/2 − 1
-    theta = positions.to(torch.float64)[:, None] * omega                   # (L, d/2)
-    return turn_pairs(x, theta)
+    theta = H.angles(positions, d, base)                   # θ[l, i] = positions[l]·ω_i, (L, d/2), float64
+    a_new, b_new = turned_pairs(x.to(torch.float64), theta)
+    return torch.stack((a_new, b_new), dim=-1).flatten(-2).to(x.dtype)  # pair i back at features (2i, 2i+1)
 
 
-def turn_pairs(x, theta):
-    """Turn each pair (x[..., 2i], x[..., 2i+1]) by theta[:, i]; same shape and dtype as x."""
-    cos, sin = torch.cos(theta), torch.sin(theta)                          # broadcast over x's leading dims
-    a, b = x[..., 0::2].to(torch.float64), x[..., 1::2].to(torch.float64)  # the two members of each pair
-    turned = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1)  # (..., L, d/2, 2)
-    return turned.flatten(-2).to(x.dtype)                                   # pairs back at (2i, 2i+1)
+def turned_pairs(x, theta):
+    """Pair i of x, (a, b) = (x[..., 2i], x[..., 2i+1]), turned by theta[:, i]: two tensors (..., L, d/2)."""
+    a, b = x[..., 0::2], x[..., 1::2]                                   # pair i = features (2i, 2i+1)
+    return a * theta.cos() - b * theta.sin(), a * theta.sin() + b * theta.cos()  # broadcast over leading dims
 
 
 H.check("06.rope", my_rope)
@@ -336,10 +338,10 @@ implement(
         ),
     },
     hints=(
-        "my_rope gives turn_pairs θ = theta, shape (L, d/2): cos(theta) and sin(theta) broadcast over the leading "
-        "dimensions of x. The two members of each interleaved pair: a, b = x[..., 0::2], x[..., 1::2].",
-        "Rotate (a, b) ↦ (a cos θ − b sin θ, a sin θ + b cos θ), in float64 as theta is, then put each pair back "
-        "at features (2i, 2i+1): torch.stack((a', b'), dim=-1).flatten(-2), and .to(x.dtype).",
+        "The two members of each interleaved pair: a, b = x[..., 0::2], x[..., 1::2], each (..., L, d/2); "
+        "theta, shape (L, d/2), broadcasts over x's leading dimensions.",
+        "Turn (a, b) by θ as lesson 05 did: return a * theta.cos() − b * theta.sin(), a * theta.sin() + "
+        "b * theta.cos(). The given lines put each pair back at features (2i, 2i+1) and in x's dtype.",
         'The half layout needs nothing more: the given lines reorder x so that its pairs (i, i + d/2) sit at '
         '(2i, 2i+1), call the interleaved rotation, and reorder back with P.',
     ),
