@@ -9,6 +9,8 @@ the odd-indexed slopes (1st, 3rd, …) of 2·n0 heads. A wrong answer is told wh
 integer bucket ids of the same shape, relative_position = key − query. Distances below num_buckets/2
 (of the buckets for one direction) get a bucket each, larger ones share log-spaced buckets up to
 max_distance, beyond which all land in the last; bidirectional gives keys after the query their own half.
+The stub does the bookkeeping (n, the halves, the distance, the exact buckets, the cap); the learner
+writes log_bucket, the one line of the log-spaced bucket (the check tests the whole function).
 """
 
 from __future__ import annotations
@@ -115,19 +117,20 @@ import math
 import torch
 
 def my_t5_bucket(relative_position, bidirectional, num_buckets, max_distance):
-    """Bucket ids (same shape, integers) for relative_position = key − query, as in T5."""
+    """Bucket ids (integers) for relative_position = key − query."""
     rel = relative_position.long()
-    bucket = torch.zeros_like(rel)
-    if bidirectional:
-        num_buckets //= 2                          # half the buckets for keys after the query
-        bucket += (rel > 0).long() * num_buckets
-        distance = rel.abs()
-    else:
-        distance = (-rel).clamp(min=0)             # keys after the query all share bucket 0
-    exact = num_buckets // 2                       # distances 0 … exact − 1 get a bucket each
-    log_ratio = torch.log(distance.clamp(min=1).float() / exact) / math.log(max_distance / exact)
-    far = (exact + (log_ratio * (num_buckets - exact)).long()).clamp(max=num_buckets - 1)
-    return bucket + torch.where(distance < exact, distance, far)
+    n = num_buckets // 2 if bidirectional else num_buckets  # buckets on one side
+    half = (rel > 0).long() * n if bidirectional else 0    # keys after the query: the second half
+    r = rel.abs() if bidirectional else (-rel).clamp(min=0)  # the distance
+    exact = n // 2                                         # r < exact: bucket r
+    far = log_bucket(r.clamp(min=exact), exact, n, max_distance).clamp(max=n - 1)
+    return half + torch.where(r < exact, r, far)
+
+
+def log_bucket(r, exact, n, max_distance):
+    """The bucket of each distance r ≥ exact (integers)."""
+    return exact + (torch.log(r.float() / exact) / math.log(max_distance / exact) * (n - exact)).long()
+
 
 H.check("07.t5_bucket", my_t5_bucket)
 '''
@@ -186,12 +189,12 @@ implement(
         ),
     },
     hints=(
-        "Work with a distance ≥ 0 and a bucket offset: bidirectional halves num_buckets and adds num_buckets "
-        "(halved) for keys after the query; causal uses distance = max(−relative_position, 0).",
-        "Distances below exact = num_buckets // 2 are their own bucket; the others get "
-        "exact + ⌊log(distance/exact) / log(max_distance/exact) · (num_buckets − exact)⌋.",
-        "Cap that at num_buckets − 1, and compute the logarithm in float32 on distance.clamp(min=1) so that "
-        "distance 0 does not give −inf.",
+        "log_bucket gets distances r ≥ exact only. Its bucket is exact plus the whole part of "
+        "ln(r / exact) / ln(max_distance / exact) · (n − exact): r = exact gives exact, r = max_distance gives n "
+        "(the stub caps that at n − 1).",
+        "In torch: torch.log(r.float() / exact) is a tensor, math.log(max_distance / exact) a number; multiply by "
+        "(n − exact), then .long() keeps the whole part (a floor, since the number is ≥ 0) and makes the buckets "
+        "integers.",
     ),
     solution=T5_SOLUTION,
     where=_t5_where,
