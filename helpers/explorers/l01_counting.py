@@ -48,13 +48,15 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
     labels = [ax_size.text(i, 1.0, "", ha="center", va="bottom", fontsize=9) for i in range(3)]
 
     back = np.arange(shown_keys)
-    (plain,) = ax_row.plot(back, np.zeros(shown_keys), "o-", color="tab:gray", markersize=3)
-    (indexed,) = ax_row.plot(back, np.zeros(shown_keys), "o-", color="tab:blue", markersize=3)
+    (plain,) = ax_row.plot(back, np.zeros(shown_keys), "o-", color="tab:gray", markersize=3, label="no index")
+    (indexed,) = ax_row.plot(back, np.zeros(shown_keys), "o-", color="tab:blue", markersize=3,
+                             label="index as a feature")
     uniform = ax_row.axhline(0.0, color="black", linestyle=":", linewidth=1)
     ax_row.set_ylim(-0.03, 1.03)
     ax_row.set_xlim(-0.5, shown_keys - 0.5)
     ax_row.set_xlabel("keys back from the last token (0 = itself)")
-    ax_row.set_ylabel("attention weight")  # colours as in the legend on the right
+    ax_row.set_ylabel("attention weight")
+    ax_row.legend(fontsize=9, loc="upper right", frameon=False)  # the weights sit low, away from key 0
     row_title = ax_row.set_title("", fontsize=10)
 
     lengths = np.array(COUNTING_LENGTHS)

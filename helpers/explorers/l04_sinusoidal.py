@@ -66,10 +66,11 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
 
     (sin_line,) = ax_vec.plot([], [], color="tab:blue", linewidth=1.2, label="sin (dims 0, 2, 4, …)")
     (cos_line,) = ax_vec.plot([], [], color="tab:orange", linewidth=1.2, label="cos (dims 1, 3, 5, …)")
-    ax_vec.set_ylim(-1.15, 1.15)
+    ax_vec.set_ylim(-1.15, 2.0)  # the band above 1 holds the legend, off the curves
+    ax_vec.set_yticks([-1, 0, 1])
     axis_names(ax_vec, "dimension", None)
     vec_title = ax_vec.set_title("", fontsize=10, y=1.0)
-    ax_vec.legend(loc="lower right", fontsize=9, ncol=2, framealpha=0.8)
+    ax_vec.legend(loc="upper center", fontsize=9, ncol=2, frameon=False)
 
     gap = 2.4
     waves = [ax_wave.plot([], [], color=c, linewidth=1.2)[0] for c in COLORS]

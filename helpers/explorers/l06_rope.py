@@ -41,21 +41,23 @@ def rope_explorer(q=None, k=None, m: int = 3, n: int = 1, pair: int = 0, base: f
 
     fig, (plane, curve) = plt.subplots(1, 2, figsize=(9.0, 3.8), gridspec_kw={"width_ratios": [1, 1.5]},
                                        dpi=COURSE_DPI)
-    fig.subplots_adjust(left=0.04, right=0.98, top=0.83, bottom=0.14, wspace=0.25)
+    fig.subplots_adjust(left=0.04, right=0.98, top=0.83, bottom=0.2, wspace=0.25)
     circle = np.linspace(0, 2 * np.pi, 121)
     (ring,) = plane.plot(np.cos(circle), np.sin(circle), color="0.85", linewidth=1)
     plane.axhline(0, color="0.9", linewidth=0.8)
     plane.axvline(0, color="0.9", linewidth=0.8)
     arrows = {}
     for name, color in (("q", "tab:blue"), ("k", "tab:orange")):
-        (faint,) = plane.plot([], [], color=color, alpha=0.3, linewidth=2)
+        (faint,) = plane.plot([], [], color=color, alpha=0.3, linewidth=2, label=f"{name} before turning")
         (solid,) = plane.plot([], [], color=color, linewidth=2.5, marker="o", markevery=[1], markersize=6,
-                              label=f"{name}")
+                              label=f"{name} turned")
         arrows[name] = (faint, solid)
     plane.set_aspect("equal")
     plane.set_xticks([])
     plane.set_yticks([])
-    plane.legend(loc="lower left", fontsize=9, frameon=False)
+    # below the plane, off the circle
+    plane.legend(loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=2, fontsize=9, frameon=False,
+                 handlelength=1.5, columnspacing=1.0)
     plane_title = plane.set_title("", fontsize=9)
     curve.plot(offsets, profile, color="0.4", linewidth=1.2)
     curve.axhline(0, color="0.85", linewidth=0.8)

@@ -39,8 +39,10 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
                                            gridspec_kw={"height_ratios": [1.3, 1]})
     fig.subplots_adjust(left=0.08, right=0.98, top=0.92, bottom=0.1, hspace=0.5)
     (steps,) = ax_map.plot([], [], color="tab:blue", linewidth=1.4, drawstyle="steps-mid")
-    exact_lines = [ax_map.axvline(0, color="0.5", linestyle=":", linewidth=1.2) for _ in range(2)]
-    far_lines = [ax_map.axvline(0, color="tab:red", linestyle="--", linewidth=1.2) for _ in range(2)]
+    exact_lines = [ax_map.axvline(0, color="0.5", linestyle=":", linewidth=1.2, label=label)
+                   for label in ("end of the exact buckets", None)]
+    far_lines = [ax_map.axvline(0, color="tab:red", linestyle="--", linewidth=1.2, label=label)
+                 for label in ("max_distance", None)]
     ax_map.set_xlabel("offset = key position − query position  (negative: the key comes before the query)")
     ax_map.set_ylabel("bucket")
     ax_map.set_xscale("symlog", linthresh=10, linscale=0.6)
@@ -50,6 +52,8 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
     ax_map.xaxis.set_minor_locator(NullLocator())
     ax_map.yaxis.set_major_locator(MaxNLocator(6, integer=True))
     map_title = ax_map.set_title("", fontsize=10)
+    # far left, low: below the last bucket in both directions
+    ax_map.legend(handles=[exact_lines[0], far_lines[0]], loc="lower left", fontsize=9, frameon=False)
 
     (formula,) = ax_edges.plot([], [], color="0.4", linestyle="--", linewidth=1.2, label="formula")
     (starts,) = ax_edges.plot([], [], "o", color="tab:blue", markersize=4, label="first distance in the bucket")
