@@ -190,17 +190,14 @@ class Exercise:
 
     def not_attempted(self) -> CheckResult:
         start = {
-            "implement": "write your function in this cell in place of raise NotImplementedError, then run the "
-                         "cell: the check calls it on the lesson's cases.",
-            "design": "write your proposal in this cell in place of raise NotImplementedError, any formula you "
-                      "like, then run the cell: the check tests the property the fix needs.",
-            "predict": "replace None by your choice, one of the quoted words in the comment, then run the cell.",
-            "explore": "change the setting at the top of this cell, run it, and set answer from what your run "
-                       "shows.",
+            "implement": "replace raise NotImplementedError by your code, then run the cell.",
+            "design": "replace raise NotImplementedError by your proposal (any formula), then run the cell.",
+            "predict": "replace None by one of the quoted choices, then run the cell.",
+            "explore": "change the setting at the top, run the cell, set answer from what it shows.",
         }[self.kind]
         message = (f"{self.id} · not attempted yet: {self.title}.\nTo start: {start}\n"
-                   f'Stuck? H.hint("{self.id}") shows a hint, one more each time you call it; '
-                   f'H.solution("{self.id}") shows the solution.')
+                   f'Stuck? H.hint("{self.id}") gives a hint (again for the next), H.solution("{self.id}") the '
+                   "solution.")
         return CheckResult(self.id, "not attempted", message)
 
     def passed(self, text: str) -> CheckResult:

@@ -56,10 +56,9 @@ def test_none_and_ellipsis_are_not_attempted(synthetic, answer):
         result = H.check(exercise_id, answer)
         assert result.status == "not attempted" and not result.passed and result.mistake is None
     assert H.check("99.double", answer).message == (
-        "99.double · not attempted yet: double a tensor.\nTo start: write your function in this cell in place of "
-        "raise NotImplementedError, then run the cell: the check calls it on the lesson's cases.\n"
-        'Stuck? H.hint("99.double") shows a hint, one more each time you call it; H.solution("99.double") shows '
-        "the solution.")
+        "99.double · not attempted yet: double a tensor.\nTo start: replace raise NotImplementedError by your "
+        "code, then run the cell.\n"
+        'Stuck? H.hint("99.double") gives a hint (again for the next), H.solution("99.double") the solution.')
 
 
 def test_a_stub_is_not_attempted_but_a_later_notimplementederror_is_a_failure(synthetic):
