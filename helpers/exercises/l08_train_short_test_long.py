@@ -2,8 +2,8 @@
 
 08.loss_by_position (implement): my_loss_by_position(logits, targets) → (n,), the mean over the batch of
 −ln softmax(logits[b, t])[targets[b, t]]. The stub computes log_p = F.log_softmax(logits, dim=-1) and picks
-each target's ln p, shape (batch, n); the learner writes the loss and its average over the batch (the check
-tests the whole function, so an answer written from scratch is checked the same way).
+each target's ln p, shape (batch, n); the learner writes batch_mean_loss, the loss and its average over the
+batch (the check tests the whole function, so an answer written from scratch is checked the same way).
 """
 
 from __future__ import annotations
@@ -256,7 +256,12 @@ def my_loss_by_position(logits, targets):
     """logits (batch, n, vocab), targets (batch, n) token ids → (n,) mean loss in nats at each position."""
     log_p = F.log_softmax(logits, dim=-1)  # (batch, n, vocab): ln p of every byte (never log of softmax)
     log_p_next = log_p.gather(-1, targets[..., None])[..., 0]  # (batch, n): ln p of the byte that came next
-    return -log_p_next.mean(0)  # the loss −ln p, averaged over the batch: one value per position
+    return batch_mean_loss(log_p_next)
+
+
+def batch_mean_loss(log_p_next):
+    """(batch, n) → (n,): the loss −ln p at each position, averaged over the batch."""
+    return -log_p_next.mean(0)
 
 
 H.check("08.loss_by_position", my_loss_by_position)
