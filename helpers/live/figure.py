@@ -250,6 +250,12 @@ class LiveFigure:
             for artist in self.animated:
                 artist.set_animated(True)
 
+    def picture(self) -> Image:
+        """The figure at its current settings as a plain picture (no sliders), sharp on a 2× screen:
+        :meth:`still_png` shown at the live view's size."""
+        size = self.display_metadata()["image/png"]
+        return Image(data=self.still_png(), format="png", width=size["width"], height=size["height"])
+
     def display_bundle(self) -> dict:
         """What a cell showing this explorer saves: the live widget view and, beside it, the figure
         at its current settings as a PNG. A front end with the kernel's widgets shows the sliders;

@@ -307,3 +307,10 @@ def test_the_still_draws_the_animated_artists_and_leaves_the_steps_alone():
     live.controls["freq"].value = 4
     live.controls["freq"].value = 8  # back where it was: the same picture as before the still
     assert np.array_equal(pixels(live.png), pixels(before)), "a step after the still drew something else"
+
+
+def test_picture_is_the_2x_still_shown_at_the_live_size():
+    live, _, _ = make_live()
+    shown = live.picture()
+    assert pixels(shown.data).shape[:2] == (2 * shown.height, 2 * shown.width)
+    assert live.display_metadata()["image/png"] == {"width": shown.width, "height": shown.height}
