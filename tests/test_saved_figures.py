@@ -87,3 +87,29 @@ def test_no_saved_figure_has_text_under_nine_points(path):
     small = [(i, out.get("text", "").strip()[:200]) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
              for out in cell.get("outputs", []) if SMALL_TEXT_REPORT in out.get("text", "")]
     assert not small, f"{path.name}: figures with text under 9 pt (cell, report): {small}"
+
+
+def blurred_pictures(nb) -> list[tuple[int, int, int]]:
+    """(cell, pixel width, width shown) for each saved picture without twice the pixels of its shown width."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    found = []
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            png = out.get("data", {}).get("image/png")
+            if png:
+                width = Image.open(io.BytesIO(base64.b64decode(png))).size[0]
+                shown = out.get("metadata", {}).get("image/png", {}).get("width", width)
+                if width < 1.9 * shown:
+                    found.append((i, width, shown))
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_every_saved_figure_is_drawn_for_2x_screens(path):
+    blurred = blurred_pictures(nbformat.read(path, as_version=4))
+    assert not blurred, (f"{path.name}: pictures (cell, pixels, shown width) without twice the pixels: {blurred}; "
+                         "show an explorer's picture with .picture(), and regenerate")

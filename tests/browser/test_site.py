@@ -172,7 +172,11 @@ PAGE_FACTS = """() => {
   const maths = [...document.querySelectorAll('.math')];
   return {
     images: [...document.images].map(i => ({src: i.currentSrc || i.src,
-                                             loaded: i.complete && i.naturalWidth > 0})),
+                                             loaded: i.complete && i.naturalWidth > 0,
+                                             // a figure a cell drew: twice the pixels of its width on the page
+                                             output: !!i.closest('.cell_output') && i.src.endsWith('.png'),
+                                             natural: i.naturalWidth,
+                                             width: +(i.getAttribute('width') || i.naturalWidth)})),
     links: [...document.querySelectorAll('a[href], link[href]')].map(a => a.href),
     maths: maths.length,
     rendered: maths.filter(m => m.querySelector('mjx-container')).length,
@@ -234,6 +238,9 @@ def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[
     for image in facts["images"]:
         if not image["loaded"]:
             problems.append(f"image did not load: {image['src']}")
+        elif image["output"] and image["natural"] < 1.9 * image["width"]:
+            problems.append(f"figure not drawn for 2× screens ({image['natural']} pixels shown "
+                            f"{image['width']} wide): {image['src']}")
     for href in facts["links"]:
         if not href.startswith(base + "/"):
             continue  # another site: not followed
@@ -346,14 +353,18 @@ def test_ci_keeps_the_site_and_pages_publishes_it_from_main():
 
 
 def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
-    """The same checks over a damaged copy: a missing image, a link to no page, an anchor that does
-    not exist, a formula left as raw TeX, and a request to another server are each reported."""
+    """The same checks over a damaged copy: a missing image, a figure without twice its pixels, a link
+    to no page, an anchor that does not exist, a formula left as raw TeX, and a request to another
+    server are each reported."""
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     page = copy / "notebooks" / "04_sinusoidal.html"
     text = page.read_text()
     image = re.search(r'<img[^>]*src="\.\./(_images/[0-9a-f]+\.png)"', text).group(1)
     (copy / image).unlink()
+    # the last figure shown at its full pixels, as a figure drawn without twice the pixels would be
+    *_, blurred = re.finditer(r'<img[^>]*src="\.\./(_images/[0-9a-f]+\.png)"[^>]*?( width="\d+")', text)
+    text = text[:blurred.start(2)] + text[blurred.end(2):]
     text = text.replace("</article>", '<p><a href="no_such_lesson.html">gone</a> '
                         '<a href="11_the_map.html#no-such-anchor">nowhere</a> left as $x^2$</p>'
                         '<img src="https://example.org/remote.png" alt="remote"></article>', 1)
@@ -366,6 +377,7 @@ def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
         server.server_close()
     report = "\n".join(problems)
     assert f"image did not load: {base}/{image}" in report, report
+    assert "figure not drawn for 2× screens" in report and f"{base}/{blurred.group(1)}" in report, report
     assert f"link {base}/notebooks/no_such_lesson.html answers 404" in report, report
     assert "no #no-such-anchor on that page" in report, report
     assert "raw TeX left in the text: ['$x^2$']" in report, report

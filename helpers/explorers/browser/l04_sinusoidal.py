@@ -114,7 +114,8 @@ class SinusoidalExplorer(anywidget.AnyWidget):
         )
         return (
             f'<div id="{host}" class="pe-sinusoidal-static">\n'
-            f'<div class="pe-fallback"><img src="data:image/png;base64,{picture}" style="max-width: 100%" '
+            f'<div class="pe-fallback"><img src="data:image/png;base64,{picture}" width="{STILL_SIZE["width"]}" '
+            'style="max-width: 100%; height: auto" '
             f'alt="{html.escape("The sinusoidal table at " + settings)}">\n'
             f"<p><em>The explorer drawn by your browser, at {html.escape(settings)}. Its sliders move where "
             "the page runs its script (the course's web site), or in Jupyter once the cell has run.</em></p>"
@@ -130,6 +131,7 @@ class SinusoidalExplorer(anywidget.AnyWidget):
                               f"{values['position']}, length {values['length']}, base {values['base']:g}>")
         data["image/png"] = base64.b64encode(png).decode("ascii")
         data["text/html"] = self.static_html(png)
+        metadata = {**(metadata or {}), "image/png": dict(STILL_SIZE)}  # the 2× picture at its page size
         return data, metadata
 
     def _ipython_display_(self) -> None:
@@ -151,11 +153,15 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     return SinusoidalExplorer(d_model=d_model, position=position, length=length, base=base)
 
 
+STILL_INCHES = (9, 3.6)
+STILL_SIZE = {"width": round(STILL_INCHES[0] * COURSE_DPI), "height": round(STILL_INCHES[1] * COURSE_DPI)}
+
+
 def _still_png(d_model: int, position: int, length: int, base: float) -> bytes:
     """The browser's picture, drawn by Matplotlib: the heatmap with the row marked, and the row."""
     s = sinusoidal_snapshot(d_model, position, length, base)
     pe = s.table.numpy()
-    fig = Figure(figsize=(9, 3.6), dpi=COURSE_DPI)
+    fig = Figure(figsize=STILL_INCHES, dpi=COURSE_DPI)
     FigureCanvasAgg(fig)
     grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.15), wspace=0.32, left=0.08, right=0.98, top=0.84, bottom=0.16)
     ax_map, ax_vec = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
@@ -174,5 +180,5 @@ def _still_png(d_model: int, position: int, length: int, base: float) -> bytes:
     ax_vec.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=9, frameon=False,
                   borderaxespad=0.1)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png")
+    fig.savefig(buf, format="png", dpi=2 * COURSE_DPI)  # twice the pixels of STILL_SIZE: sharp on 2× screens
     return buf.getvalue()

@@ -143,8 +143,21 @@ def test_in_colab_it_asks_for_colabs_widget_manager(monkeypatch):
     finally:
         anywidget._util.enable_custom_widget_manager_once.cache_clear()
     assert enabled
-    assert metadata == {WIDGET: {"colab": {"custom_widget_manager": {"url": "https://colab.invalid/manager.min.js"}}}}
+    assert metadata[WIDGET] == {"colab": {"custom_widget_manager": {"url": "https://colab.invalid/manager.min.js"}}}
     assert WIDGET in data
+
+
+def test_its_picture_has_twice_the_pixels_of_its_size_on_the_page(monkeypatch):
+    import base64
+    import io
+
+    from PIL import Image
+
+    data, metadata = displayed(sinusoidal_explorer(), monkeypatch)
+    width, height = Image.open(io.BytesIO(base64.b64decode(data["image/png"]))).size
+    shown = metadata["image/png"]
+    assert (width, height) == (2 * shown["width"], 2 * shown["height"]) and shown["width"] == 720
+    assert f'width="{shown["width"]}"' in data["text/html"]
 
 
 def test_the_wheel_ships_the_script(tmp_path):
