@@ -93,7 +93,7 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
             labels[place].set_color("black" if on else "0.6")
             names = groups[place] if scheme == "every scheme" else tuple(n for n in groups[place] if n == scheme)
             if place == NOWHERE:
-                text = f"{_names(groups[place])}: no hook;\nthe causal mask alone\nbreaks order blindness"
+                text = f"{_names(groups[place])}:\nno hook"  # what the mask does is lesson 00's question
             else:
                 text = f"{place}\n{_names(names) if on else ''}"
             notes[place].set_text(text)

@@ -6,6 +6,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 import helpers as H  # noqa: E402
 from helpers.explorers import attention_layer_explorer  # noqa: E402
@@ -44,3 +45,12 @@ def test_every_scheme_lights_the_place_its_hooks_change():
 def test_bad_scheme_names_the_parameter():
     with pytest.raises(ValueError, match="scheme"):
         attention_layer_explorer(scheme="rotary")
+
+
+def test_the_drawing_leaves_lesson_00s_question_open():
+    # lesson 00 opens with this drawing and later asks whether a causal mask keeps the symmetry
+    live = attention_layer_explorer()
+    for scheme in ("every scheme", "none"):
+        live.set(scheme=scheme)
+        words = " ".join(t.get_text() for t in live.fig.findobj(Text)).lower()
+        assert "order" not in words and "symmetr" not in words and "blind" not in words, words
