@@ -120,8 +120,8 @@ implement(
         "0·ln 0 computed as nan": (
             _nan_at_zero_weights,
             "in floating point a weight of exactly 0 gives 0·log(0) = 0·(−inf) = nan, and one nan makes the "
-            "whole row's sum nan; the entropy counts it as 0 (the limit of a·ln a as a → 0). Take the log of "
-            "torch.where(weights > 0, weights, torch.ones_like(weights)) instead: ln 1 = 0.",
+            "whole row's sum nan; the entropy counts it as 0 (the limit of a·ln a as a → 0). Make the term 0 "
+            "where a weight is 0 (H.hint shows one way).",
         ),
         "logarithm in base 2": (
             _log2,

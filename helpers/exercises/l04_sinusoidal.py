@@ -221,6 +221,10 @@ def fill_table(pe, omega):
 H.check("04.sinusoidal", my_sinusoidal)
 '''
 
+def _table_left_empty(n_positions, d_model, base=10000.0):
+    return torch.zeros(n_positions, d_model)
+
+
 implement(
     "04.sinusoidal",
     title="write the sinusoidal encoding, interleaved layout",
@@ -270,6 +274,11 @@ implement(
         "each column its own frequency": (
             _frequency_per_column,
             "the two columns of a pair share one frequency: columns 2i and 2i+1 both use ω_i = base^(−2i/d_model).",
+        ),
+        "the table left empty (all zeros)": (
+            _table_left_empty,
+            "fill_table must write into the table it is given, in place: pe[:, 0::2] = …, pe[:, 1::2] = …. "
+            "Writing pe = … makes a new local name, and my_sinusoidal's table stays zeros.",
         ),
     },
     hints=(

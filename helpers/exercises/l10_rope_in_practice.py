@@ -119,8 +119,9 @@ implement(
     mistakes={
         "permutation over the whole projection instead of head by head": (
             _whole_projection,
-            "RoPE rotates pairs inside each head: reorder the rows of each head separately "
-            "(weight.reshape(n_heads, head_dim, d_in)), so every head's rows stay in that head.",
+            "RoPE rotates pairs inside each head, so every head's rows must stay in that head. In half_layout, "
+            "pick and join rows along dimension 1 (each head's rows: heads[:, …], torch.cat(…, dim=1)), not "
+            "dimension 0, the heads (torch.cat's default).",
         ),
         "the inverse permutation (half → interleaved)": (
             _inverse,
