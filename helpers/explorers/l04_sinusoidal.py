@@ -38,7 +38,8 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     Left, the (length × d_model) heatmap of ``helpers.sinusoidal`` with the selected position's
     row marked; top right, that row (the position's vector) as two curves, sin(p·ω_i) at columns
     2i and cos(p·ω_i) at 2i + 1; bottom right, the sine column of a few frequency pairs (fastest,
-    two middle ones, slowest) over all positions, stacked, with the selected position marked.
+    two middle ones, slowest; each labelled with its pair index i and wavelength) over all positions,
+    stacked, with the selected position marked.
     The position slider ends at length − 1 and follows the length slider.
     Numbers from :func:`helpers.measure.l04_sinusoidal.sinusoidal_snapshot`.
     """
@@ -77,7 +78,7 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     cursor = ax_wave.axvline(position, color="black", linewidth=1.0)
     ax_wave.set_ylim(-gap * 3 - 1.3, 1.3)
     axis_names(ax_wave, "position", None)
-    ax_wave.set_title("sin(p·ω_i) of a few pairs, fastest on top", fontsize=10, y=1.0)
+    ax_wave.set_title("sin(p·ω_i) of a few pairs i, fastest on top", fontsize=10, y=1.0)
     ax_wave.set_yticks([])
     wave_names = [ax_wave.annotate("", (0, -gap * j), xycoords=("axes fraction", "data"), xytext=(-4, 0),
                                    textcoords="offset points", ha="right", va="center", fontsize=9)
@@ -110,7 +111,7 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
                 i = pairs[j]
                 line.set_data(np.arange(length), pe[:, 2 * i] - gap * j)
                 mark.set_data([2 * i], [-0.5 - 0.012 * length])
-                name.set_text(f"dim {2 * i}\nλ={_short_number(float(s.wavelengths[i]))}")
+                name.set_text(f"pair {i}\nλ={_short_number(float(s.wavelengths[i]))}")
         ax_wave.set_xlim(-0.5, length - 0.5)
         cursor.set_xdata([position, position])
 

@@ -58,7 +58,7 @@ def clock_hands_explorer(d_model: int = 16, k: int = 10, position: int = 0, base
             sweep = np.linspace(0, float(np.clip(2 * np.pi * turns[i], -2 * np.pi, 2 * np.pi)), 60)
             t0 = position * omega[i]
             arc.set_data(1.1 * np.sin(t0 + sweep), 1.1 * np.cos(t0 + sweep))
-            label.set_text(f"pair {i}: ω={omega[i]:.3g}\nk·ω = {turns[i]:+.3g} turns")
+            label.set_text(f"pair {i}: ω={omega[i]:.3g}\nk·ω/2π = {turns[i]:+.3g} turns")
         heading.set_text(f"k = {k}.   grey: PE({position}),   red: M_k·PE({position}) = PE({position + k})")
 
     # every axis is fixed and hidden: both sliders change only the hands, arcs and texts

@@ -23,6 +23,14 @@ def test_controls_and_what_a_step_shows():
     assert "(norm 2.83 = √(d/2))" in live.fig.axes[1].get_title()  # √8
 
 
+def test_the_waves_are_named_by_pair_as_their_title_says():
+    live = sinusoidal_explorer(d_model=128, position=20, length=128)
+    waves = live.fig.axes[2]
+    assert "of a few pairs i" in waves.get_title()
+    names = [t.get_text().split("\n")[0] for t in waves.texts if t.get_text().startswith(("pair", "dim"))]
+    assert names == ["pair 0", "pair 8", "pair 21", "pair 63"]  # drawn from dimensions 0, 16, 42, 126
+
+
 def test_position_follows_the_length_once_and_in_any_order():
     live = sinusoidal_explorer(d_model=64, position=20, length=32)
     seen = []

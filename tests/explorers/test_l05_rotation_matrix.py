@@ -6,6 +6,7 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+import torch  # noqa: E402
 
 import helpers as H  # noqa: E402
 from helpers.explorers import clock_hands_explorer  # noqa: E402
@@ -20,6 +21,8 @@ def test_the_red_hand_is_the_shifted_code():
         hand = ax.lines[-1]
         assert np.allclose(hand.get_xdata()[1], pe[28, 2 * i]) and np.allclose(hand.get_ydata()[1], pe[28, 2 * i + 1])
     assert live.fig._suptitle.get_text().startswith("k = 25.")
+    omega0 = H.frequencies(16, dtype=torch.float64)[0].item()
+    assert live.fig.axes[0].get_title() == f"pair 0: ω=1\nk·ω/2π = {25 * omega0 / (2 * np.pi):+.3g} turns"
 
 
 def test_bad_input_is_named():
