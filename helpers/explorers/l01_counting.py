@@ -25,7 +25,7 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
     L − 1 and the largest attention logit of the last token with the index in q and k ("index as
     a feature"). Middle: that token's attention weights on the last ``shown_keys`` keys, without
     a position signal and with the index. Right: the entropy of the row against L for no index,
-    the index as a feature and added to every entry, with log L (uniform attention) for
+    the index as a feature and added to every entry, with ln L (uniform attention) for
     reference. Every number comes from :func:`helpers.counting_snapshot`.
     """
     length = check_int("length", length, 1)
@@ -60,7 +60,7 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
     row_title = ax_row.set_title("", fontsize=10)
 
     lengths = np.array(COUNTING_LENGTHS)
-    ax_ent.plot(lengths, np.log(lengths), ":", color="black", label="log L (uniform)")
+    ax_ent.plot(lengths, np.log(lengths), ":", color="black", label="ln L (uniform)")
     for ys, color, name in zip(curves.values(), ("tab:gray", "tab:blue", "tab:orange"),
                                ("no index", "index as a feature", "index added"), strict=True):
         ax_ent.plot(lengths, ys, "o-", color=color, markersize=3, label=name)
@@ -89,7 +89,7 @@ def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
         row_title.set_text(f"weight on itself: {plain_snap.weight_on_last:.2g} → {snap.weight_on_last:.3g}")
         cursor.set_xdata([length, length])
         ent_title.set_text(f"entropy {plain_snap.entropy:.3g} → {snap.entropy:.3g}  "
-                           f"(log L = {snap.uniform_entropy:.3g})")
+                           f"(ln L = {snap.uniform_entropy:.3g})")
         heading.set_text(f"L = {length:,}: the last token's index is {length - 1:,}, "
                          f"{snap.ratio:.3g}× a typical embedding entry (RMS {snap.embedding_rms:.4g})")
 
