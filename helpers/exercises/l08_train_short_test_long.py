@@ -28,20 +28,20 @@ predict(
                    "code or a learned row past L is one the model never saw, and those two break at once; RoPE "
                    "holds only a little past L, and T5 climbs.",
         "relative": "rope, alibi and t5 see only offsets, but offsets past L are new to two of them: RoPE's slow "
-                    "pairs turn to angles no training offset produced (it holds for about L/4, then breaks), and "
-                    "T5 gives every far key its last bucket's one bias, to more keys at every position. Only "
-                    "ALiBi holds, and so does the model with no positions, whose only sense of position (from "
-                    "the causal mask) drifts just a little past L on text.",
+                    "pairs turn to angles no training offset produced (it holds for about L/4 past L, then "
+                    "breaks), and T5 gives every far key its last bucket's one bias, to more keys at every "
+                    "position. Only ALiBi holds, and so does the model with no positions, whose only sense of "
+                    "position (from the causal mask) drifts just a little past L on text.",
         "biases": "ALiBi holds, but T5 climbs: every offset from its last bucket's start on shares one trained "
                   "bias, given to more keys at every position. And the model with no positions holds too: it "
                   "has no explicit code, and the rough sense of position the causal mask gives it drifts only "
                   "a little past L on text.",
-        "alibi and none": "Only these two. ALiBi gives each key further back a smaller weight, so the far keys' "
-                          "share of attention levels off; the model with no positions has no explicit code, and the "
-                          "rough sense of position "
-                          "the causal mask gives it drifts only a little past L (it starts worst and stays near "
-                          "there). The absolute codes meet rows or codes they never saw, RoPE meets new "
-                          "angles after about L/4, and T5's last bucket is given to more keys at every position.",
+        "alibi and no positions": "Only these two. ALiBi gives each key further back a smaller weight, so the "
+                                  "far keys' share of attention levels off; the model with no positions has no "
+                                  "explicit code, and the rough sense of position the causal mask gives it drifts "
+                                  "only a little past L (it starts worst and stays near there). The absolute codes "
+                                  "meet rows or codes they never saw, RoPE meets new angles after about L/4 past L, "
+                                  "and T5's last bucket is given to more keys at every position.",
         "alibi only": "ALiBi holds, but it is not alone: the model with no positions has no explicit code, and the "
                       "rough sense of position the causal mask gives it drifts only a little past L on text, so "
                       "it stays near its (poor) level within L.",
@@ -50,7 +50,7 @@ predict(
                         "model with no positions, whose rough sense of position (from the causal mask) drifts only a "
                         "little past L on text.",
     },
-    answer="alibi and none",
+    answer="alibi and no positions",
     hints=(
         "Ask of each scheme: past L, does the model meet a position signal it never met in training?",
         "A model with no positions has no explicit code, only the rough sense of position a causal mask gives. "
@@ -58,8 +58,8 @@ predict(
         "so are RoPE's angles at long offsets; T5 gives every long offset one bias. ALiBi gives each further "
         "key a smaller weight.",
     ),
-    solution='answer = "alibi and none"  # one of: "all six", "relative", "biases", "alibi and none", '
-             '"alibi only", "none of them"\nH.check("08.text_past_l", answer)\n',
+    solution='answer = "alibi and no positions"  # one of: "all six", "relative", "biases", '
+             '"alibi and no positions", "alibi only", "none of them"\nH.check("08.text_past_l", answer)\n',
 )
 
 

@@ -183,7 +183,7 @@ implement(
         "exponent d/(d−2) missing (base·factor)": (
             _ntk_base_times_factor,
             "with base' = base·factor the slowest pair, ω'_(d/2−1) = base'^(−(d−2)/d), is divided by "
-            "factor^((d−2)/d), a little less than the factor (property 2). Solve "
+            "factor^((d−2)/d), a little less than the factor it must be divided by. Solve "
             "base'^(−(d−2)/d) = base^(−(d−2)/d) / factor for base' instead.",
         ),
         "every frequency divided by the factor (position interpolation)": (
@@ -193,8 +193,8 @@ implement(
         ),
         "exponent (d−2)/d instead of d/(d−2)": (
             _ntk_exponent_flipped,
-            "the exponent comes from property 2, (base')^(−(d−2)/d) = base^(−(d−2)/d) / factor for the slowest "
-            "pair i = d/2 − 1: raise both sides to the power −d/(d−2), not −(d−2)/d.",
+            "the exponent comes from the slowest pair's equation, (base')^(−(d−2)/d) = base^(−(d−2)/d) / factor "
+            "for i = d/2 − 1: raise both sides to the power −d/(d−2), not −(d−2)/d.",
         ),
         "positive exponent, base'^(+2i/d)": (
             _ntk_positive_exponent,
@@ -204,12 +204,12 @@ implement(
         "×base missing (base' = factor^(d/(d−2)))": (
             _ntk_base_missing,
             "the factor raises the base the model was trained with: without base in base', even the slowest pair "
-            "is far from ω / factor (property 2). Keep base in the equation you solve.",
+            "is far from ω / factor. Keep base in the equation you solve.",
         ),
         "base + factor^(d/(d−2)) instead of base · factor^(d/(d−2))": (
             _ntk_base_plus,
-            "solving property 2 multiplies the base by a power of the factor; adding barely moves a base of "
-            "10 000, so the slowest pair is hardly slowed.",
+            "solving the slowest pair's equation multiplies the base by a power of the factor; adding barely "
+            "moves a base of 10 000, so the slowest pair is hardly slowed.",
         ),
         "ω'_i = base'^(−i/d) instead of base'^(−2i/d)": (
             _ntk_i_over_d,
@@ -217,13 +217,14 @@ implement(
         ),
         "base divided instead of multiplied": (
             _ntk_base_divided,
-            "stretching slows the pairs down, so the new base is larger than base: property 2 divides the slowest "
-            "pair by the factor, it does not multiply it.",
+            "stretching slows the pairs down, so the new base is larger than base: the slowest pair is divided "
+            "by the factor, not multiplied by it.",
         ),
     },
     hints=(
-        "Property 1 holds for any base' (base'^0 = 1). Property 2 is one equation in base': the slowest pair, "
-        "i = d/2 − 1, has the exponent −2i/d = −(d−2)/d, so base'^(−(d−2)/d) = base^(−(d−2)/d) / factor.",
+        "Pair 0 is kept for any base' (base'^0 = 1). Dividing the slowest pair by the factor is one equation in "
+        "base': that pair, i = d/2 − 1, has the exponent −2i/d = −(d−2)/d, so "
+        "base'^(−(d−2)/d) = base^(−(d−2)/d) / factor.",
         "Raise both sides to the power −d/(d−2): base' = base · factor^(d/(d−2)). Then ω'_i = base'^(−2i/d), "
         "i = 0 … d/2 − 1.",
     ),

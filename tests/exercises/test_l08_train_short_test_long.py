@@ -1,4 +1,4 @@
-"""Lesson 08's exercises: 08.flat_past_l (predict) and 08.loss_by_position (implement) against
+"""Lesson 08's exercises: 08.text_past_l and 08.flat_past_l (predicts) and 08.loss_by_position (implement) against
 independent answers, its catalogued mistakes, and the right answer of the prediction against the
 lesson's own claims."""
 
@@ -26,6 +26,16 @@ def test_every_choice_of_the_prediction_gets_its_verdict():
     assert H.check(PREDICT, " Alibi only ").passed
     assert H.check(PREDICT, "alibi").status == "failed"
     assert H.check(PREDICT, None).status == "not attempted"
+
+
+def test_every_choice_of_the_text_prediction_gets_its_verdict():
+    choices = get("08.text_past_l").choices
+    assert set(choices) == {"all six", "relative", "biases", "alibi and no positions", "alibi only", "none of them"}
+    for choice in choices:
+        result = H.check("08.text_past_l", choice)
+        assert result.passed == (choice == "alibi and no positions"), (choice, result.message)
+    assert H.check("08.text_past_l", "alibi and none").status == "failed"   # the old, ambiguous name
+    assert H.check("08.text_past_l", None).status == "not attempted"
 
 
 def test_the_question_uses_the_lessons_tolerance_and_bands():
