@@ -62,7 +62,8 @@ def _position_seen(fn) -> tuple[bool, str]:
     alike = [(a, b) for a in range(OFFSETS_SEEN) for b in range(a + 1, OFFSETS_SEEN) if bool(same[a, b])]
     if not alike:
         return True, (f"Offsets 0 … {OFFSETS_SEEN - 1} all give different scores: the position reaches attention, "
-                      "and attention can tell them apart.")
+                      "and attention can tell them apart. (The check asks no more: turn(v, p), one angle p for every "
+                      "pair, passes too; RoPE gives pair i its own angle, p·ω_i, with lesson 04's frequencies.)")
     if len(alike) == OFFSETS_SEEN * (OFFSETS_SEEN - 1) // 2:
         return False, (f"the keys at offsets 0 … {OFFSETS_SEEN - 1} all score the same for every q and k tried: the "
                        "position never reaches the score.")
@@ -340,8 +341,9 @@ implement(
     hints=(
         "The two members of each interleaved pair: a, b = x[..., 0::2], x[..., 1::2], each (..., L, d/2); "
         "theta, shape (L, d/2), broadcasts over x's leading dimensions.",
-        "Turn (a, b) by θ as lesson 05 did: return a * theta.cos() − b * theta.sin(), a * theta.sin() + "
-        "b * theta.cos(). The given lines put each pair back at features (2i, 2i+1) and in x's dtype.",
+        "theta.cos() and theta.sin() have the shape of a and b's last two dimensions, so the task's formula, "
+        "written with *, + and − on whole tensors, turns every pair at once (no loop over i). Return the two "
+        "turned tensors, first members then second; the given lines put them back at features (2i, 2i+1).",
         'The half layout needs nothing more: the given lines reorder x so that its pairs (i, i + d/2) sit at '
         '(2i, 2i+1), call the interleaved rotation, and reorder back with P.',
     ),

@@ -113,3 +113,22 @@ def test_a_rope_that_changes_x_in_place_is_still_checked_fairly():
         x.copy_(rope(x, positions, base, layout))
         return x
     assert_passes(ID, in_place)
+
+
+def test_no_hint_hands_over_the_two_lines_of_turned_pairs():
+    """The hints lead to the solution; H.solution gives it. No hint holds the rotation's return line."""
+    from helpers.exercises import core
+    hints = core.get(ID).hints
+    assert len(hints) == 3
+    assert not any("a * theta.cos()" in hint or "a * theta.sin()" in hint for hint in hints)
+
+
+def test_one_angle_for_every_pair_passes_rotate_after_and_is_told_ropes_choice():
+    """06.rotate_after checks offset-only, position-aware (offsets 0 … 8) and content-keeping: turning every
+    pair by the same angle p passes it, and the message names RoPE's per-pair angles p·ω_i."""
+    def turn_all_pairs_by_p(v, p):
+        return H.rotate(v.double(), torch.full((len(v) // 2,), float(p), dtype=torch.float64))
+
+    result = H.check("06.rotate_after", turn_all_pairs_by_p)
+    assert result.passed, result.message
+    assert "one angle p for every pair, passes too; RoPE gives pair i its own angle, p·ω_i" in result.message
