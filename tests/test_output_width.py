@@ -38,7 +38,8 @@ def wide_lines(nb) -> list[tuple[int, int, str]]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_every_printed_line_fits_a_notebook_column(path):
     wide = wide_lines(nbformat.read(path, as_version=4))
-    assert not wide, f"{path.name}: {len(wide)} printed lines wider than {COLUMN} characters (cell, width, start): {wide[:8]}"
+    assert not wide, (f"{path.name}: {len(wide)} printed lines wider than {COLUMN} characters "
+                      f"(cell, width, start): {wide[:8]}")
 
 
 def test_the_check_finds_a_wide_line_and_exempts_a_source_listing():
