@@ -32,7 +32,10 @@ def use_course_style() -> None:
     shell = _notebook_shell()
     if shell is None:
         return
-    from matplotlib_inline.backend_inline import InlineBackend, set_matplotlib_formats
+    try:  # ipykernel's inline backend (JupyterLab, Colab); another front end keeps its own formats
+        from matplotlib_inline.backend_inline import InlineBackend, set_matplotlib_formats
+    except ImportError:
+        return
     InlineBackend.instance().figure_formats = {"retina"}  # kept when the inline backend starts later
     set_matplotlib_formats("retina")
     if os.environ.get(CHECK_TEXT_ENV) and not getattr(shell, "_course_checks_text", False):
