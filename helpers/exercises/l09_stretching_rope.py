@@ -34,7 +34,7 @@ H.check("09.pi_offset", answer)'''
 
 predict(
     "09.pi_offset",
-    title="What PI does to a trained offset",
+    title="what PI does to a trained offset",
     question="Under position interpolation at factor 4, the key 2 tokens back is rotated as if it were how many "
              "tokens back?",
     choices={

@@ -17,9 +17,10 @@ METHOD = Choice("method", list(SCALING_METHODS))
 SHAPE = Choice("model", [(shape.name, i) for i, shape in enumerate(MODEL_SHAPES)], width="380px")
 # "dynamic" is configured with the factor and shown at n = factor·L, where it divides its slowest pair by
 # factor² − factor + 1 (13 at factor 4), not by the factor.
-METHOD_LINES = {"linear": ("tab:blue", "linear"), "ntk": ("tab:purple", "ntk"),
-                "dynamic": ("tab:brown", "dynamic at n = factor·L"), "yarn": ("tab:red", "yarn"),
-                "llama3": ("tab:olive", "llama3")}
+# each method its own colour AND dash pattern, so that the lines are told apart without colour
+METHOD_LINES = {"linear": ("tab:blue", "linear", "-"), "ntk": ("tab:purple", "ntk", "--"),
+                "dynamic": ("tab:brown", "dynamic at n = factor·L", "-."), "yarn": ("tab:red", "yarn", ":"),
+                "llama3": ("tab:olive", "llama3", (0, (6, 2, 1, 2, 1, 2)))}
 Y_TICKS = [1, 2, 4, 8, 16, 32, 64, 128]
 KIND_LABELS = {"extrapolated": ("tab:green", "extrapolated (s = 1)"), "blended": ("tab:orange", "blended"),
                "interpolated": ("tab:blue", "interpolated (s = factor)")}
@@ -51,8 +52,9 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
         axis.set_minor_locator(NullLocator())
     ax.axvline(1.0, color="0.6", linestyle=":", linewidth=1)
     ax.text(1.05, 0.02, "wavelength = L", transform=ax.get_xaxis_transform(), fontsize=9, color="0.4")
-    method_lines = {m: ax.plot([], [], color=c, linewidth=1.4, alpha=0.6, label=label)[0]
-                    for m, (c, label) in METHOD_LINES.items()}
+    # drawn over the chosen method's black line and its dots, so the chosen method's own line stays visible
+    method_lines = {m: ax.plot([], [], color=c, linewidth=1.6, linestyle=style, alpha=0.9, label=label, zorder=4)[0]
+                    for m, (c, label, style) in METHOD_LINES.items()}
     kind_points = {k: ax.plot([], [], "o", color=c, markersize=6, linestyle="none", label=label, zorder=3)[0]
                    for k, (c, label) in KIND_LABELS.items()}
     (chosen,) = ax.plot([], [], color="black", linewidth=2.2, label="the chosen method", zorder=2)
@@ -80,7 +82,7 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
         ax.set_xlim(x.min() / 2, x.max() * 2)
         scale = picture.attention_scale
         summary.set_text("\n".join(f"{kind:<13}{picture.count(kind):>3}" for kind in PAIR_KINDS)
-                         + f"\nq, k ×{scale:.3f}\nlogits ×{scale * scale:.3f}")
+                         + f"\ntemperature:\nq, k ×{scale:.3f}\nlogits ×{scale * scale:.3f}")
         where = " at n = factor·L" if method == "dynamic" else ""
         kept = picture.count("extrapolated")
         heading.set_text(f"{shape.name}\n{method}{where}, factor {factor:g}: {kept} pair{'s' * (kept != 1)} kept, "
