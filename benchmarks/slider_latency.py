@@ -15,6 +15,10 @@ supports the text cache (``helpers.live.text_cache``: Matplotlib 3.11, and Colab
 same step is also timed with the cache off, so both paths are measured; where it does not, the
 step *is* the fallback.
 
+Steps are drawn at ``LiveFigure.LIVE_SCALE`` (2) times the pixels they are shown at, sharp on a 2×
+screen; the same step drawn at 1× (a pixel per pixel shown) is timed beside it, so the ratio is
+the price of the sharp picture, and the naive step draws the same pixels as the course's.
+
 Bar (every explorer): median step under 60 ms and at least 4x faster than naive. The bar is
 set at lesson 04's ``sinusoidal_explorer``, which must be registered. Exit status 1 when missed.
 """
@@ -41,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import helpers  # noqa: E402
 import helpers.explorers  # noqa: E402, F401 (importing it registers every explorer)
-from helpers.live import REGISTRY, one_thread, text_cache  # noqa: E402
+from helpers.live import REGISTRY, LiveFigure, one_thread, text_cache  # noqa: E402
 
 D_MODEL, LENGTH = 512, 128  # the naive step's heatmap: the size lesson 04's explorer is benchmarked at
 MAX_MS, MIN_RATIO = 60.0, 4.0
@@ -96,6 +100,12 @@ def main(argv=None) -> int:
           f"{torch.get_num_threads()} torch threads; text cache "
           + ("on (also timed off)" if cache else "off: the stock renderer draws text (the fallback)"))
     lives = {name: REGISTRY[name].build_example() for name in names}
+    one_to_one = LiveFigure.LIVE_SCALE
+    LiveFigure.LIVE_SCALE = 1  # the same explorers, a pixel drawn per pixel shown
+    try:
+        flats = {name: REGISTRY[name].build_example() for name in names}
+    finally:
+        LiveFigure.LIVE_SCALE = one_to_one
     twins = {}  # the same explorer rendering without the text cache
     if cache:
         for name in names:
@@ -106,6 +116,7 @@ def main(argv=None) -> int:
     course = {name: [] for name in lives}
     uncached = {name: [] for name in twins}
     naive = {name: [] for name in lives}
+    flat = {name: [] for name in lives}
     changed = dict.fromkeys(lives, True)
     for r in range(args.rounds + 2):
         for name, live in lives.items():
@@ -116,28 +127,33 @@ def main(argv=None) -> int:
             if name in twins:
                 twin_elapsed, twin_moved = timed_step(twins[name], control, value)
                 changed[name] &= twin_moved
+            flat_elapsed, flat_moved = timed_step(flats[name], control, value)
+            changed[name] &= flat_moved
             start = time.perf_counter()
             naive_step(D_MODEL - 2 * (r % 2), live.fig.get_size_inches(), live.fig.dpi)
             naive_elapsed = time.perf_counter() - start
             if r >= 2:
                 course[name].append(elapsed)
                 naive[name].append(naive_elapsed)
+                flat[name].append(flat_elapsed)
                 if name in twins:
                     uncached[name].append(twin_elapsed)
 
     failed = [] if REQUIRED in REGISTRY else [f"{REQUIRED}: not registered (the bar is set at lesson 04's explorer)"]
     width = max([len(n) for n in lives] + [8])
     cwidth = max([len(plan[0]) for plan in plans.values()] + [7])
-    print(f"{'explorer':<{width}}  {'control':<{cwidth}} {'step ms':>8} {'no cache':>9} {'naive ms':>9} {'ratio':>6}"
-          f"  png KiB  verdict")
+    print(f"{'explorer':<{width}}  {'control':<{cwidth}} {'step ms':>8} {'no cache':>9} {'1x ms':>6} {'2x/1x':>6}"
+          f" {'naive ms':>9} {'ratio':>6}  png KiB  verdict")
     for name, live in lives.items():
         step_ms = statistics.median(course[name]) * 1e3
         naive_ms = statistics.median(naive[name]) * 1e3
         plain = f"{statistics.median(uncached[name]) * 1e3:9.1f}" if name in twins else f"{'—':>9}"
         ratio = naive_ms / step_ms
+        flat_ms = statistics.median(flat[name]) * 1e3
         ok = step_ms < MAX_MS and ratio >= MIN_RATIO and changed[name]
         verdict = "ok" if ok else "MISSED" + ("" if changed[name] else " (figure did not change)")
-        print(f"{name:<{width}}  {plans[name][0]:<{cwidth}} {step_ms:8.1f} {plain} {naive_ms:9.1f} {ratio:5.1f}x"
+        print(f"{name:<{width}}  {plans[name][0]:<{cwidth}} {step_ms:8.1f} {plain} {flat_ms:6.1f}"
+              f" {step_ms / flat_ms:5.2f}x {naive_ms:9.1f} {ratio:5.1f}x"
               f"  {len(live.png) / 1024:7.0f}  {verdict}")
         if not ok:
             failed.append(f"{name}: step {step_ms:.1f} ms (bar < {MAX_MS:.0f}), {ratio:.1f}x faster than naive "

@@ -53,6 +53,7 @@ def order_picture(mha, x, tokens: list[str], position, order) -> bytes:
         plt.close(fig)
         raise ValueError(f"order must be a permutation of 0 … {len(tokens) - 1}, such as {orders[-1]}, got {order!r}")
     update(key)
+    fig.set_dpi(LiveFigure.LIVE_SCALE * fig.dpi)  # the pixels of the explorer's own steps
     png = render_png(fig)
     plt.close(fig)
     return png

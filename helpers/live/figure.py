@@ -90,10 +90,15 @@ class LiveFigure:
     ``widget`` is the VBox to display; ``set(**values)`` moves controls from code with one
     redraw; ``png`` holds the bytes last sent to the front end (Output path) and
     ``step_png()`` applies the current values and renders them, which the benchmark times.
+
+    On the Output path the figure is drawn at ``LIVE_SCALE`` times the dpi it was built with
+    (``page_dpi``) and shown at its page size, so a step is as sharp on a 2× screen as the
+    figures around it; sizes in points (text, lines, markers) and the layout do not change.
     """
 
     SLOW_STEP_S = 0.15
-    STILL_SCALE = 2  # the saved picture's pixels per pixel of a slider step
+    LIVE_SCALE = 2  # pixels drawn per pixel shown, for a slider step: sharp on a 2× screen
+    STILL_SCALE = 2  # the same for the picture a saved notebook keeps
     CACHE_TEXT = True  # keep text layouts and glyphs between steps where Matplotlib allows (live.text_cache)
 
     def __init__(self, fig, update: Callable[..., None], controls: dict[str, W.ValueWidget],
@@ -119,6 +124,7 @@ class LiveFigure:
         self.limits = limits
         self.continuous = continuous
         self.interactive = uses_interactive_backend(fig)
+        self.page_dpi = fig.dpi  # the figure's pixels per inch on the page
         # an interactive canvas never draws animated artists: there every move draws everything
         self.animated = () if self.interactive else tuple(animated)
         self.blit = frozenset(blit)
@@ -139,8 +145,9 @@ class LiveFigure:
             plt.close(fig)  # keep the inline backend from showing a static copy
             if not isinstance(fig.canvas, FigureCanvasAgg):
                 FigureCanvasAgg(fig)  # a canvas of its own: drawn in place, renderer reused
-            height = f"{int(fig.get_figheight() * fig.dpi) + 12}px"
+            height = f"{int(fig.get_figheight() * self.page_dpi) + 12}px"
             self.view = W.Output(layout=W.Layout(height=height, min_height=height, overflow="hidden"))
+            fig.set_dpi(self.LIVE_SCALE * self.page_dpi)  # drawn sharper, shown at the page size
         if continuous is not None:
             self._set_continuous(continuous)
         for control in controls.values():
@@ -208,7 +215,13 @@ class LiveFigure:
         if _in_kernel():
             with self.view:  # replace, never append: the old image stays until the new one arrives
                 self.view.clear_output(wait=True)
-                display(Image(data=self.png, format="png"))
+                display(self.step_image())
+
+    def step_image(self) -> Image:
+        """The last step's PNG as the Output widget shows it: ``LIVE_SCALE`` times the pixels,
+        at the figure's page size."""
+        size = self.display_metadata()["image/png"]
+        return Image(data=self.png, format="png", width=size["width"], height=size["height"])
 
     def _draw_png(self, blit: bool | str) -> bytes:
         """The figure as PNG: drawn whole (``blit`` False), or, after a move of the blitted control
@@ -238,14 +251,14 @@ class LiveFigure:
         return canvas_png(self.fig)
 
     def still_png(self) -> bytes:
-        """The figure at its current settings with ``STILL_SCALE`` times the pixels of a slider
-        step, every artist drawn: the picture a saved notebook keeps, sharp on a 2× screen.
+        """The figure at its current settings with ``STILL_SCALE`` times the pixels it is shown
+        at, every artist drawn: the picture a saved notebook keeps, sharp on a 2× screen.
         ``savefig`` leaves out animated artists of the figure itself (a ``suptitle``), so they are
         drawn as ordinary artists for this one picture."""
         for artist in self.animated:
             artist.set_animated(False)
         try:
-            return render_png(self.fig, dpi=self.STILL_SCALE * self.fig.dpi)
+            return render_png(self.fig, dpi=self.STILL_SCALE * self.page_dpi)
         finally:
             for artist in self.animated:
                 artist.set_animated(True)
@@ -271,9 +284,9 @@ class LiveFigure:
         return bundle
 
     def display_metadata(self) -> dict:
-        """The picture's size on the page: the live view's pixels, so a 2× still shows as sharp,
-        not as large."""
-        width, height = (round(inches * self.fig.dpi) for inches in self.fig.get_size_inches())
+        """The picture's size on the page: the figure's inches at ``page_dpi``, so a 2× picture
+        shows as sharp, not as large."""
+        width, height = (round(inches * self.page_dpi) for inches in self.fig.get_size_inches())
         return {"image/png": {"width": width, "height": height}}
 
     def _ipython_display_(self):

@@ -62,8 +62,9 @@ def test_a_still_of_another_order_is_the_explorer_picture_at_that_order():
     start = order_picture(**args, order=(0, 1, 2))
     pixels = [imread(io.BytesIO(png)) for png in (live.png, still, start)]
     assert pixels[0].shape == pixels[1].shape
-    assert np.abs(pixels[0] - pixels[1]).max() < 0.05  # the same picture (drawn whole, not blitted)
-    assert np.abs(pixels[1] - pixels[2]).max() > 0.5  # another order: another picture
+    # the same picture (drawn whole, not blitted): at 2× a bar's edge may snap a pixel row apart
+    assert (np.abs(pixels[0] - pixels[1]).max(axis=2) > 0.05).mean() < 1e-3
+    assert (np.abs(pixels[1] - pixels[2]).max(axis=2) > 0.05).mean() > 1e-2  # another order: another picture
     for bad in ((0, 1), (0, 0, 1), "dog"):
         with pytest.raises(ValueError, match="order must be a permutation"):
             order_picture(**args, order=bad)

@@ -101,7 +101,7 @@ def test_explorer_builds_renders_and_every_control_changes_the_picture(name):
     entry = REGISTRY[name]
     live = entry.build_example()
     assert isinstance(live, LiveFigure)
-    assert live.fig.dpi == COURSE_DPI
+    assert live.page_dpi == COURSE_DPI and live.fig.dpi == live.LIVE_SCALE * COURSE_DPI
     assert entry.moves in live.controls, f"{name}: moves {entry.moves!r}, not one of {list(live.controls)}"
     assert bool(live.blit) == (name in BLITTING), f"{name}: BLITTING and the explorer disagree"
     artists = drawn(live.fig)

@@ -26,7 +26,7 @@ def pixels(png: bytes) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
 
-def make_live(**kw):
+def make_live(cls=LiveFigure, **kw):
     fig, ax = plt.subplots(figsize=(4, 2))
     im = ax.imshow(np.zeros((8, 16)), vmin=-1, vmax=1, cmap="RdBu_r")
     calls = []
@@ -37,7 +37,7 @@ def make_live(**kw):
         im.set_data(np.sin(x))
         ax.set_title(f"freq {freq}, phase {phase}")
 
-    live = LiveFigure(fig, update, {"freq": FREQ.slider(1), "phase": PHASE.slider(0)}, **kw)
+    live = cls(fig, update, {"freq": FREQ.slider(1), "phase": PHASE.slider(0)}, **kw)
     return live, im, calls
 
 
@@ -96,7 +96,8 @@ def test_output_path_shows_a_fixed_height_output_widget():
     live, _, _ = make_live()
     assert not live.interactive
     assert isinstance(live.view, W.Output)
-    assert live.view.layout.height == f"{int(2 * live.fig.dpi) + 12}px"
+    # the figure's 2 inches at the dpi it was built with, whatever it is drawn at
+    assert live.view.layout.height == f"{int(2 * plt.rcParams['figure.dpi']) + 12}px"
     assert live.view.layout.overflow == "hidden"
     assert live.widget.children[1] is live.view
     assert [c.description for c in live.widget.children[0].children] == ["freq", "phase"]
@@ -267,24 +268,51 @@ def halved(image: np.ndarray) -> np.ndarray:
     return image[:h - h % 2, :w - w % 2].reshape(h // 2, 2, w // 2, 2, c).astype(float).mean(axis=(1, 3))
 
 
+class OneToOne(LiveFigure):
+    LIVE_SCALE = STILL_SCALE = 1  # a pixel drawn per pixel shown
+
+
+def test_a_step_is_drawn_at_twice_the_pixels_it_is_shown_at():
+    live, _, _ = make_live()
+    flat, _, _ = make_live(OneToOne)
+    live.set(freq=5, phase=2)
+    flat.set(freq=5, phase=2)
+    dpi = plt.rcParams["figure.dpi"]
+    shown = {"width": round(4 * dpi), "height": round(2 * dpi)}  # 4 × 2 inches, on the page
+    assert live.display_metadata() == flat.display_metadata() == {"image/png": shown}
+    step = pixels(live.png)
+    assert step.shape == (2 * shown["height"], 2 * shown["width"], 3)
+    assert pixels(flat.png).shape == (shown["height"], shown["width"], 3)
+    image = live.step_image()  # what the Output widget shows
+    assert (image.width, image.height) == (shown["width"], shown["height"]) and image.data == live.png
+    # the same picture, drawn sharper: averaged 2 × 2 blocks match the 1× step
+    assert np.abs(halved(step) - pixels(flat.png)).mean() < 6
+    assert live.view.layout.height == flat.view.layout.height  # the same room on the page
+    flat.set(freq=1, phase=0)
+    assert np.abs(halved(step) - pixels(flat.png)).mean() > 6  # the comparison can tell pictures apart
+
+
 def test_display_bundle_carries_the_live_view_and_the_figure_as_a_2x_png():
     import base64
 
     live, _, _ = make_live()
+    flat, _, _ = make_live(OneToOne)
     live.set(freq=5, phase=2)
+    flat.set(freq=5, phase=2)
     bundle = live.display_bundle()
     view = bundle["application/vnd.jupyter.widget-view+json"]
     assert view["model_id"] == live.widget.model_id and view["version_major"] == 2
     still = pixels(base64.b64decode(bundle["image/png"]))
-    step = pixels(live.png)
-    # twice the pixels each way, shown at the step's size; the same picture, drawn sharper
-    assert still.shape == (2 * step.shape[0], 2 * step.shape[1], 3)
-    assert live.display_metadata() == {"image/png": {"width": step.shape[1], "height": step.shape[0]}}
-    same = np.abs(halved(still) - step).mean()
+    flat_step = pixels(flat.png)
+    # twice the pixels each way of the page size, shown at that size; the same picture, drawn sharper
+    assert still.shape == (2 * flat_step.shape[0], 2 * flat_step.shape[1], 3)
+    assert live.display_metadata() == {"image/png": {"width": flat_step.shape[1], "height": flat_step.shape[0]}}
+    same = np.abs(halved(still) - flat_step).mean()
     live.set(freq=1, phase=0)  # the picture follows the controls
+    flat.set(freq=1, phase=0)
     other = pixels(base64.b64decode(live.display_bundle()["image/png"]))
-    assert same < 6 < np.abs(halved(other) - step).mean(), same
-    assert np.abs(halved(other) - pixels(live.png)).mean() < 6
+    assert same < 6 < np.abs(halved(other) - flat_step).mean(), same
+    assert np.abs(halved(other) - pixels(flat.png)).mean() < 6
     assert "VBox" not in bundle["text/plain"] and "freq" in bundle["text/plain"]
 
 
