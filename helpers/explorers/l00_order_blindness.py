@@ -100,4 +100,8 @@ def _order_figure(mha, x, tokens, position):
             value.set_y(moved)
             value.set_text(f"{moved:.3f}")
 
-    return fig, update, orders, (axes[0], axes[1], *bars, *values)
+    # what a step changes, in each map's drawing order (image, outline, frame, axes with their tick
+    # labels, numbers): the panels' titles and backgrounds stay in the kept picture
+    changed = [artist for ax, im, outline, texts in zip(axes[:2], ims, outlines, numbers, strict=True)
+               for artist in (im, outline, *ax.spines.values(), ax.xaxis, ax.yaxis, *texts)]
+    return fig, update, orders, (*changed, *bars, *values)
