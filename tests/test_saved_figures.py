@@ -89,6 +89,27 @@ def test_no_saved_figure_has_text_under_nine_points(path):
     assert not small, f"{path.name}: figures with text under 9 pt (cell, report): {small}"
 
 
+def blurred_widget_pictures(nb) -> list[tuple[str, int, int]]:
+    """(widget model id, pixel width, width shown) for each picture held by an Output widget in the saved
+    widget state without twice the pixels of its shown width."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    found = []
+    for model_id, model in state.items():
+        for out in model.get("state", {}).get("outputs", []) if model.get("model_name") == "OutputModel" else []:
+            png = out.get("data", {}).get("image/png")
+            if png:
+                width = Image.open(io.BytesIO(base64.b64decode(png))).size[0]
+                shown = out.get("metadata", {}).get("image/png", {}).get("width", width)
+                if width < 1.9 * shown:
+                    found.append((model_id, width, shown))
+    return found
+
+
 def blurred_pictures(nb) -> list[tuple[int, int, int]]:
     """(cell, pixel width, width shown) for each saved picture without twice the pixels of its shown width."""
     import base64
@@ -110,6 +131,29 @@ def blurred_pictures(nb) -> list[tuple[int, int, int]]:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_every_saved_figure_is_drawn_for_2x_screens(path):
-    blurred = blurred_pictures(nbformat.read(path, as_version=4))
+    nb = nbformat.read(path, as_version=4)
+    blurred = blurred_pictures(nb)
     assert not blurred, (f"{path.name}: pictures (cell, pixels, shown width) without twice the pixels: {blurred}; "
                          "show an explorer's picture with .picture(), and regenerate")
+    # the last slider step each explorer's Output widget holds, which JupyterLab shows for a trusted notebook
+    steps = blurred_widget_pictures(nb)
+    assert not steps, f"{path.name}: explorer steps (widget, pixels, shown width) without twice the pixels: {steps}"
+
+
+def test_a_1x_explorer_step_in_saved_widget_state_is_found():
+    import base64
+    import io
+
+    from PIL import Image
+
+    def state(width, shown):
+        buf = io.BytesIO()
+        Image.new("RGB", (width, 10), "white").save(buf, format="PNG")
+        out = {"output_type": "display_data", "data": {"image/png": base64.b64encode(buf.getvalue()).decode()},
+               "metadata": {} if shown is None else {"image/png": {"width": shown, "height": 5}}}
+        return {"model_name": "OutputModel", "state": {"outputs": [out]}}
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {
+        "sharp": state(200, 100), "flat": state(100, 100), "unsized": state(100, None)}}}
+    assert blurred_widget_pictures(nb) == [("flat", 100, 100), ("unsized", 100, 100)]
