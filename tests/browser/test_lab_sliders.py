@@ -262,6 +262,10 @@ def move_one_notch(page, notebook: str, description: str, shot: str) -> None:
     box.screenshot(path=str(ARTIFACTS / f"{shot}-after.png"))
     assert after != before and image_bytes(after) != image_bytes(before), (
         f"{notebook}: figure did not change within {REACT_WITHIN_S} s of pressing a key on {description!r}")
+    natural, shown = img.evaluate("i => [i.naturalWidth, i.getBoundingClientRect().width]")
+    assert natural >= 1.9 * shown > 0, (
+        f"{notebook}: the step under {description!r} has {natural} pixels shown {shown:.0f} wide: "
+        "not drawn for 2× screens")
     print(f"{notebook}: {description!r} moved, figure changed after {waited * 1e3:.0f} ms; "
           f"screenshots {ARTIFACTS.relative_to(ROOT)}/{shot}-before.png, -after.png")
 
