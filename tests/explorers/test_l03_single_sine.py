@@ -25,3 +25,12 @@ def test_omega_slider_spans_a_thousandth_to_pi_and_titles_show_the_closest_pair(
 def test_bad_input_is_named(kwargs, words):
     with pytest.raises(ValueError, match=words):
         sine_explorer(**kwargs)
+
+
+def test_the_circles_dots_are_coloured_by_position_dark_first_yellow_last():
+    # the lesson's caption: each dot coloured by its position, dark purple for 0, yellow for the last
+    live = sine_explorer(omega=0.3, length=50)
+    dots = live.fig.axes[1].collections[0]
+    assert dots.get_cmap().name == "viridis" and dots.get_clim() == (0, 49)
+    first, last = dots.to_rgba(0), dots.to_rgba(49)
+    assert first[2] > first[1] and last[0] > 0.9 and last[1] > 0.8 and last[2] < 0.3  # purple, then yellow
