@@ -235,10 +235,10 @@ predict(
     choices={
         "one": "Not after random projections. The score (W_q·PE(p))·(W_k·PE(r)) = PE(p)ᵀ·A·PE(r) with "
                "A = W_qᵀW_k depends on the offset alone only when A commutes with the shift M_1, and a random A "
-               "does not: the next cells show a whole cloud of scores at each offset.",
+               "does not: the core's figure of scores by offset shows a whole cloud of scores at each offset.",
         "spread": "Random projections mix the frequency pairs, so A = W_qᵀW_k does not commute with the shift "
-                  "M_1 and the score depends on where the two positions are, not only on their offset: the next "
-                  "cells show a whole cloud of scores at each offset.",
+                  "M_1 and the score depends on where the two positions are, not only on their offset: the core's "
+                  "figure of scores by offset shows a whole cloud of scores at each offset.",
     },
     answer="spread",
     hints=("The score is PE(p)ᵀ·A·PE(r) with A = W_qᵀW_k. Shifting both positions by one step multiplies both "
