@@ -17,13 +17,13 @@ predict(
              "shuffled order) or \"some\" (it holds for some shuffled orders and fails for others)?",
     choices={
         "yes": "No: the mask belongs to the slots, not to the tokens. A token moved to another slot sees another "
-               "prefix of the sentence, so its output changes: the line below shows the check failing for "
+               "prefix of the sentence, so its output changes: the next cell shows the check failing for "
                "every order but the original.",
         "no": "With the mask, slot i sees only the tokens in slots 0 … i, so moving a token changes what it "
-              "sees: the line below shows the check failing, by more than 0.1, in all 5 orders other than "
+              "sees: the next cell shows the check failing, by more than 0.1, in all 5 orders other than "
               "the original.",
         "some": "No: every order other than the original moves some token to a slot that sees a different "
-                "prefix, so the check fails for all 5 of them, as the line below shows.",
+                "prefix, so the check fails for all 5 of them, as the next cell shows.",
     },
     answer="no",
     hints=(
