@@ -50,7 +50,7 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
 
     fig, ax = plt.subplots(figsize=(10.5, 2.7), dpi=COURSE_DPI)
     fig.subplots_adjust(left=0.01, right=0.99, top=0.88, bottom=0.02)
-    ax.set_xlim(0, 10.5)
+    ax.set_xlim(-0.1, 10.5)  # the first box's rounded edge reaches past 0
     ax.set_ylim(0.95, 3.95)
     ax.axis("off")
     boxes, labels, notes = {}, {}, {}
@@ -93,7 +93,8 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
             labels[place].set_color("black" if on else "0.6")
             names = groups[place] if scheme == "every scheme" else tuple(n for n in groups[place] if n == scheme)
             if place == NOWHERE:
-                text = f"{_names(groups[place])}:\nno hook"  # what the mask does is lesson 00's question
+                # "none" is the model with no position scheme; what the mask does is lesson 00's question
+                text = f"{_names(groups[place])}: no scheme,\nso no hook"
             else:
                 text = f"{place}\n{_names(names) if on else ''}"
             notes[place].set_text(text)

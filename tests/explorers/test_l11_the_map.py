@@ -54,3 +54,14 @@ def test_the_drawing_leaves_lesson_00s_question_open():
         live.set(scheme=scheme)
         words = " ".join(t.get_text() for t in live.fig.findobj(Text)).lower()
         assert "order" not in words and "symmetr" not in words and "blind" not in words, words
+
+
+def test_every_box_lies_inside_the_picture():
+    live = attention_layer_explorer()
+    fig, ax = live.fig, live.fig.axes[0]
+    fig.canvas.draw()
+    frame = ax.bbox  # the boxes are clipped to the axes: a box reaching past them is cut
+    for patch in ax.patches:
+        box = patch.get_window_extent()
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, patch
+    plt.close(fig)
