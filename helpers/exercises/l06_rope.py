@@ -281,7 +281,7 @@ H.check("06.rope", my_rope)
 
 implement(
     "06.rope",
-    title="write RoPE for both layouts",
+    title="write RoPE's turn of each pair",
     reference=_reference,
     cases=_cases,
     mistakes={

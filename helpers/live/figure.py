@@ -9,6 +9,11 @@ A lesson builds its figure once, writes an ``update`` function that only changes
   (:mod:`helpers.live.png`) and re-displayed in an Output widget of fixed height, replacing the
   previous image (no flicker, no stacked copies).
 
+Steps are drawn with twice the pixels they are shown at (sharp on a 2× screen) while that stays
+fast: if the first steps take over ``LiveFigure.SHARP_STEP_S`` (their median, so one cold first
+step does not decide), the figure draws its steps at one pixel per pixel shown from then on (a
+slow machine keeps the sliders fluid).
+
 Slow figures throttle: once steps take longer than ``LiveFigure.SLOW_STEP_S``, sliders report
 only on release (``continuous_update=False``) instead of queueing every intermediate position.
 
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import base64
 import inspect
+import statistics
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import contextmanager
@@ -94,10 +100,15 @@ class LiveFigure:
     On the Output path the figure is drawn at ``LIVE_SCALE`` times the dpi it was built with
     (``page_dpi``) and shown at its page size, so a step is as sharp on a 2× screen as the
     figures around it; sizes in points (text, lines, markers) and the layout do not change.
+    If the median of the first ``SHARP_AFTER`` slider steps is over ``SHARP_STEP_S``, later steps
+    are drawn at 1× (``scale`` says which); the saved picture stays 2×.
     """
 
     SLOW_STEP_S = 0.15
     LIVE_SCALE = 2  # pixels drawn per pixel shown, for a slider step: sharp on a 2× screen
+    SHARP_STEP_S = 0.045  # a figure whose 2× steps take longer (median) draws its steps at 1× instead:
+    # a margin under the benchmark's 60 ms bar, which one step's timing can miss by 20 ms on a busy machine
+    SHARP_AFTER = 5  # steps measured before that choice
     STILL_SCALE = 2  # the same for the picture a saved notebook keeps
     CACHE_TEXT = True  # keep text layouts and glyphs between steps where Matplotlib allows (live.text_cache)
 
@@ -138,6 +149,8 @@ class LiveFigure:
         self._names = {id(control): name for name, control in controls.items()}
         self.png = b""
         self.step_seconds: float | None = None  # moving average of slider steps
+        self._first_steps: list[float] = []  # seconds of the first SHARP_AFTER steps
+        self.scale = 1 if self.interactive else self.LIVE_SCALE  # pixels drawn per pixel shown
         self._holding = False
         if self.interactive:
             self.view = fig.canvas
@@ -147,7 +160,7 @@ class LiveFigure:
                 FigureCanvasAgg(fig)  # a canvas of its own: drawn in place, renderer reused
             height = f"{int(fig.get_figheight() * self.page_dpi) + 12}px"
             self.view = W.Output(layout=W.Layout(height=height, min_height=height, overflow="hidden"))
-            fig.set_dpi(self.LIVE_SCALE * self.page_dpi)  # drawn sharper, shown at the page size
+            fig.set_dpi(self.scale * self.page_dpi)  # drawn sharper, shown at the page size
         if continuous is not None:
             self._set_continuous(continuous)
         for control in controls.values():
@@ -194,6 +207,12 @@ class LiveFigure:
         self._render(moved=self._names.get(id(owner)))
         seconds = time.perf_counter() - start
         self.step_seconds = seconds if self.step_seconds is None else 0.5 * (self.step_seconds + seconds)
+        if len(self._first_steps) < self.SHARP_AFTER:
+            self._first_steps.append(seconds)
+            if (len(self._first_steps) == self.SHARP_AFTER and self.scale > 1
+                    and statistics.median(self._first_steps) > self.SHARP_STEP_S):
+                self.scale = 1  # too slow to draw sharp here: fluid first (the next step redraws everything)
+                self.fig.set_dpi(self.page_dpi)
         if self.continuous is None:  # throttle: slow figures update on release, fast ones live
             self._set_continuous(self.step_seconds <= self.SLOW_STEP_S)
 
@@ -218,7 +237,7 @@ class LiveFigure:
                 display(self.step_image())
 
     def step_image(self) -> Image:
-        """The last step's PNG as the Output widget shows it: ``LIVE_SCALE`` times the pixels,
+        """The last step's PNG as the Output widget shows it: ``scale`` times the pixels,
         at the figure's page size."""
         size = self.display_metadata()["image/png"]
         return Image(data=self.png, format="png", width=size["width"], height=size["height"])

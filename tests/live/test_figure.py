@@ -292,6 +292,38 @@ def test_a_step_is_drawn_at_twice_the_pixels_it_is_shown_at():
     assert np.abs(halved(step) - pixels(flat.png)).mean() > 6  # the comparison can tell pictures apart
 
 
+class SlowMachine(LiveFigure):
+    SHARP_STEP_S = 0.0  # every step counts as too slow to draw sharp
+
+
+class FastMachine(LiveFigure):
+    SHARP_STEP_S = float("inf")
+
+
+def test_steps_fall_back_to_1x_where_2x_steps_are_slow_and_stay_sharp_where_they_are_fast():
+    import base64
+
+    slow, _, _ = make_live(SlowMachine)
+    fast, _, _ = make_live(FastMachine)
+    shown = slow.display_metadata()["image/png"]
+    for freq in range(2, 2 + LiveFigure.SHARP_AFTER + 2):
+        for live in (slow, fast):
+            live.controls["freq"].value = freq
+        before = freq <= 1 + LiveFigure.SHARP_AFTER  # the steps measured for the choice are 2×
+        assert pixels(slow.png).shape[1] == (2 if before else 1) * shown["width"], freq
+        assert pixels(fast.png).shape[1] == 2 * shown["width"], freq
+    assert (slow.scale, fast.scale) == (1, 2)
+    # the same picture at half the pixels, shown at the same size; the saved picture stays 2×
+    assert np.abs(pixels(slow.png) - halved(pixels(fast.png))).mean() < 6
+    assert slow.display_metadata()["image/png"] == shown
+    image = slow.step_image()
+    assert (image.width, image.height) == (shown["width"], shown["height"])
+    still = pixels(base64.b64decode(slow.display_bundle()["image/png"]))
+    assert still.shape[1] == 2 * shown["width"]
+    slow.controls["freq"].value = 1  # and steps after the still are still 1×, of the new state
+    assert pixels(slow.png).shape[1] == shown["width"]
+
+
 def test_display_bundle_carries_the_live_view_and_the_figure_as_a_2x_png():
     import base64
 
