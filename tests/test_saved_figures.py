@@ -89,44 +89,36 @@ def test_no_saved_figure_has_text_under_nine_points(path):
     assert not small, f"{path.name}: figures with text under 9 pt (cell, report): {small}"
 
 
-def blurred_widget_pictures(nb) -> list[tuple[str, int, int]]:
-    """(widget model id, pixel width, width shown) for each picture held by an Output widget in the saved
-    widget state without twice the pixels of its shown width."""
+def blurred(outputs) -> list[tuple[int, int]]:
+    """(pixel width, width shown) of each PNG among ``outputs`` without twice the pixels of its shown width."""
     import base64
     import io
 
     from PIL import Image
 
-    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     found = []
-    for model_id, model in state.items():
-        for out in model.get("state", {}).get("outputs", []) if model.get("model_name") == "OutputModel" else []:
-            png = out.get("data", {}).get("image/png")
-            if png:
-                width = Image.open(io.BytesIO(base64.b64decode(png))).size[0]
-                shown = out.get("metadata", {}).get("image/png", {}).get("width", width)
-                if width < 1.9 * shown:
-                    found.append((model_id, width, shown))
+    for out in outputs:
+        png = out.get("data", {}).get("image/png")
+        if png:
+            width = Image.open(io.BytesIO(base64.b64decode(png))).size[0]
+            shown = out.get("metadata", {}).get("image/png", {}).get("width", width)
+            if width < 1.9 * shown:
+                found.append((width, shown))
     return found
+
+
+def blurred_widget_pictures(nb) -> list[tuple[str, int, int]]:
+    """(widget model id, pixel width, width shown) for each picture held by an Output widget in the saved
+    widget state without twice the pixels of its shown width."""
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    return [(model_id, *sizes) for model_id, model in state.items() if model.get("model_name") == "OutputModel"
+            for sizes in blurred(model.get("state", {}).get("outputs", []))]
 
 
 def blurred_pictures(nb) -> list[tuple[int, int, int]]:
     """(cell, pixel width, width shown) for each saved picture without twice the pixels of its shown width."""
-    import base64
-    import io
-
-    from PIL import Image
-
-    found = []
-    for i, cell in enumerate(nb.cells):
-        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
-            png = out.get("data", {}).get("image/png")
-            if png:
-                width = Image.open(io.BytesIO(base64.b64decode(png))).size[0]
-                shown = out.get("metadata", {}).get("image/png", {}).get("width", width)
-                if width < 1.9 * shown:
-                    found.append((i, width, shown))
-    return found
+    return [(i, *sizes) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+            for sizes in blurred(cell.get("outputs", []))]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
