@@ -19,7 +19,7 @@ def _ids(exercises):
 
 
 def _reference_then(exercise, transform):
-    return lambda *args: transform(core.to_tensor(exercise.reference(*args)))
+    return lambda *args: transform(compare.to_tensor(exercise.reference(*args)))
 
 
 def test_the_policy_is_written_down_with_the_numbers_the_checker_uses():
@@ -79,7 +79,7 @@ def test_correct_outputs_in_float32_float64_or_numpy_pass(exercise):
         assert H.check(exercise.id, _reference_then(exercise, lambda t: t.double().numpy())).passed
     else:  # the task states the dtype: the same values in another float dtype fail on the dtype
         assert H.check(exercise.id, _reference_then(exercise, lambda t: t.clone())).passed
-        other = H.check(exercise.id, lambda *args: core.to_tensor(exercise.reference(*args)).to(
+        other = H.check(exercise.id, lambda *args: compare.to_tensor(exercise.reference(*args)).to(
             torch.float32 if exercise.dtype(args) == torch.float64 else torch.float64))
         assert other.status == "failed" and "dtype: the task asks for" in other.message
 
@@ -105,7 +105,7 @@ def test_the_first_difference_is_named_in_the_exercises_terms(exercise):
         if want.dim() else ()
 
     def changed(*args):
-        out = core.to_tensor(exercise.reference(*args)).clone()
+        out = compare.to_tensor(exercise.reference(*args)).clone()
         if len(args) == len(case.args) and all(a is b or (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)
                                                           and a.shape == b.shape and bool((a == b).all()))
                                                or (not isinstance(a, torch.Tensor) and a == b)

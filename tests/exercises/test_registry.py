@@ -11,7 +11,8 @@ import pytest
 import torch
 
 import helpers as H
-from helpers.exercises import core
+from helpers.exercises import core, kinds
+from helpers.exercises.compare import close, to_tensor
 
 EXERCISES = [core.get(i) for i in H.EXERCISES]
 PREDICT = [e for e in EXERCISES if e.kind == "predict"]
@@ -100,7 +101,7 @@ def test_every_choice_gets_its_verdict(exercise):
 
 
 def _reference_output(exercise, case):
-    return core.to_tensor(exercise.reference(*core._fresh(case.args)))
+    return to_tensor(exercise.reference(*kinds._fresh(case.args)))
 
 
 @pytest.mark.parametrize("exercise", IMPLEMENT, ids=_ids(IMPLEMENT))
@@ -139,7 +140,7 @@ def test_implement_has_three_mistakes_each_unlike_the_reference(exercise):
     cases, expected, wrong = exercise.prepared()
     for name, variants in wrong.items():
         for outputs in variants:
-            assert any(o is None or not core.close(e, o, exercise.rtol, exercise.atol)
+            assert any(o is None or not close(e, o, exercise.rtol, exercise.atol)
                        for e, o in zip(expected, outputs, strict=True)), f"{exercise.id}: {name} equals the reference"
 
 
