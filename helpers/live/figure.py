@@ -181,6 +181,7 @@ class LiveFigure:
 
     def step_png(self) -> bytes:
         """Apply the current values and render to PNG: one slider step on the Output path."""
+        self._use_scale()
         with one_thread():
             self.update(**self.values())
         return self._draw_png(blit=False)
@@ -211,8 +212,7 @@ class LiveFigure:
             self._first_steps.append(seconds)
             if (len(self._first_steps) == self.SHARP_AFTER and self.scale > 1
                     and statistics.median(self._first_steps) > self.SHARP_STEP_S):
-                self.scale = 1  # too slow to draw sharp here: fluid first (the next step redraws everything)
-                self.fig.set_dpi(self.page_dpi)
+                self.scale = 1  # too slow to draw sharp here: fluid first, from the next step on
         if self.continuous is None:  # throttle: slow figures update on release, fast ones live
             self._set_continuous(self.step_seconds <= self.SLOW_STEP_S)
 
@@ -223,8 +223,15 @@ class LiveFigure:
             for name, largest in self.limits(self.values()).items():
                 self.controls[name].max = largest  # the slider clamps its value if it was beyond
 
+    def _use_scale(self) -> None:
+        """Draw from now on at ``scale``: a change of dpi makes a new renderer, so the next draw is whole.
+        Applied when a step starts, so ``png`` always matches the figure as it stands between steps."""
+        if not self.interactive and self.fig.dpi != self.scale * self.page_dpi:
+            self.fig.set_dpi(self.scale * self.page_dpi)
+
     def _render(self, moved: str | None = None) -> None:
         self._apply_limits()
+        self._use_scale()
         with one_thread():
             self.update(**self.values())
         if self.interactive:

@@ -33,6 +33,12 @@ BLITTING = ("alibi_explorer", "angle_precision_explorer", "attention_layer_explo
             "sine_explorer", "sinusoidal_explorer", "t5_buckets_explorer")
 
 
+@pytest.fixture(autouse=True)
+def sharp_steps(monkeypatch):
+    """Steps drawn at 2× whatever this machine's speed (a test that wants the 1× fallback asks for it)."""
+    monkeypatch.setattr(LiveFigure, "SHARP_STEP_S", float("inf"))
+
+
 def used_in_notebooks() -> dict[str, set[str]]:
     """explorer name → stems of the notebooks whose code calls ``explorers.<name>(``."""
     used: dict[str, set[str]] = {}
@@ -117,9 +123,13 @@ def test_explorer_builds_renders_and_every_control_changes_the_picture(name):
 
 
 @pytest.mark.parametrize("name", BLITTING)
-def test_a_blitted_move_gives_the_pixels_of_a_whole_draw(name):
+@pytest.mark.parametrize("steps", ["sharp", "falling back to 1x"])
+def test_a_blitted_move_gives_the_pixels_of_a_whole_draw(name, steps, monkeypatch):
     """The controls an explorer blits must change nothing but its animated artists: after every move
-    of one, the image must be the one a whole draw gives, after moves of the other controls too."""
+    of one, the image must be the one a whole draw gives, after moves of the other controls too; also
+    on a machine too slow for 2× steps, where the steps switch to 1× after the first few."""
+    if steps != "sharp":
+        monkeypatch.setattr(LiveFigure, "SHARP_STEP_S", 0.0)
     live = REGISTRY[name].build_example()
     for key in sorted(live.controls, key=lambda k: k in live.blit):  # whole draws first, then blits
         for value in other_values(live.controls[key]):
@@ -130,6 +140,8 @@ def test_a_blitted_move_gives_the_pixels_of_a_whole_draw(name):
                     stepped = pixels(live.png)
                     assert np.array_equal(stepped, pixels(live._draw_png(blit=False))), (
                         f"{name}: moving {blitted} after {key} = {value!r} left a stale picture")
+    fell_back = steps != "sharp" and len(live._first_steps) == LiveFigure.SHARP_AFTER
+    assert live.scale == (1 if fell_back else 2), live.scale
     plt.close(live.fig)
 
 
