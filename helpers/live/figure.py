@@ -160,7 +160,6 @@ class LiveFigure:
                 FigureCanvasAgg(fig)  # a canvas of its own: drawn in place, renderer reused
             height = f"{int(fig.get_figheight() * self.page_dpi) + 12}px"
             self.view = W.Output(layout=W.Layout(height=height, min_height=height, overflow="hidden"))
-            fig.set_dpi(self.scale * self.page_dpi)  # drawn sharper, shown at the page size
         if continuous is not None:
             self._set_continuous(continuous)
         for control in controls.values():
