@@ -5,15 +5,12 @@ text under 9 pt is reported in that cell's output, which the regression run then
 import base64
 import io
 import os
-import queue
-from pathlib import Path
 
-from jupyter_client.manager import start_new_kernel
 from PIL import Image
 
 from helpers.plots import CHECK_TEXT_ENV, SMALL_TEXT_REPORT
 
-ROOT = Path(__file__).resolve().parents[1]
+from .kernel import execute, kernel
 
 SETUP = """
 import matplotlib.pyplot as plt
@@ -32,28 +29,11 @@ def run_cells(cells: list[str], check: bool) -> list[dict]:
     env = {k: v for k, v in os.environ.items() if k != CHECK_TEXT_ENV}
     if check:
         env[CHECK_TEXT_ENV] = "1"
-    manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT), env=env)
-    try:
+    with kernel(env) as client:
         for code in cells:
-            msg_id = client.execute(code, allow_stdin=False)
-            reply = client.get_shell_msg(timeout=120)
-            assert reply["content"]["status"] == "ok", reply["content"]
-            shown = []
-            while True:
-                try:
-                    message = client.get_iopub_msg(timeout=30)
-                except queue.Empty:
-                    raise AssertionError("no 'idle' from the kernel") from None
-                if message["parent_header"].get("msg_id") != msg_id:
-                    continue
-                if message["msg_type"] in ("stream", "display_data"):
-                    shown.append(message)
-                if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":
-                    break
-        return shown
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
+            reply, outputs = execute(client, code)
+            assert reply["status"] == "ok", reply
+    return [m for m in outputs if m["msg_type"] in ("stream", "display_data")]
 
 
 def streams(shown: list[dict]) -> str:

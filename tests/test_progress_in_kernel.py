@@ -4,14 +4,9 @@ some, the cell's closing "idle" among them, and nbval or nbclient waiting for it
 A bar redrawn on a timer sends more messages the slower the machine, so this test slows every
 training step down and counts what the kernel sent."""
 
-import queue
-from pathlib import Path
-
-from jupyter_client.manager import start_new_kernel
-
 import helpers as H
 
-ROOT = Path(__file__).resolve().parents[1]
+from .kernel import execute, kernel
 
 SLOW_TRAINING = """
 import time, torch, helpers as H
@@ -32,28 +27,14 @@ H.train_many(models, H.LetterDigitCopy(), steps=200, batch=2, length=8, workers=
 
 
 def test_slow_training_sends_a_bounded_number_of_progress_messages():
-    manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
-    try:
-        msg_id = client.execute(SLOW_TRAINING, allow_stdin=False)
-        reply = client.get_shell_msg(timeout=120)
-        assert reply["parent_header"]["msg_id"] == msg_id and reply["content"]["status"] == "ok", reply["content"]
-        counts: dict[str, int] = {}
-        shown: list[dict] = []
-        while True:  # read the output channel only now, as nbval does
-            try:
-                message = client.get_iopub_msg(timeout=10)
-            except queue.Empty:
-                raise AssertionError(f"no 'idle' from the kernel; messages seen: {counts}") from None
-            if message["parent_header"].get("msg_id") != msg_id:
-                continue
-            counts[message["msg_type"]] = counts.get(message["msg_type"], 0) + 1
-            if message["msg_type"] == "display_data":
-                shown.append(message["content"])
-            if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":
-                break
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
+    with kernel() as client:
+        # read the output channel only once the cell has finished, as nbval does
+        reply, outputs = execute(client, SLOW_TRAINING, timeout=120, quiet_s=10)
+    assert reply["status"] == "ok", reply
+    counts: dict[str, int] = {}
+    for message in outputs:
+        counts[message["msg_type"]] = counts.get(message["msg_type"], 0) + 1
+    shown = [m["content"] for m in outputs if m["msg_type"] == "display_data"]
     # Three bars, each redrawn at most REFRESHES + 1 times; a redraw of tqdm's widget bar sends
     # 3 messages (count, postfix text, ...). A bar on tqdm's 0.1 s timer would send ~3 × 60 here.
     assert counts.get("display_data") == 3, counts

@@ -1,10 +1,9 @@
 """Every registered exercise, whatever its lesson: its solution passes, None is not attempted, hints
 come one at a time, every choice of a prediction gets its verdict, and every implement exercise
-refuses a random answer, a wrong shape and a crashing answer, and answers in under a second."""
+refuses a random answer, a wrong shape and a crashing answer, and gives the same verdict twice."""
 
 import ast
 import re
-import time
 from collections import Counter
 
 import pytest
@@ -145,11 +144,9 @@ def test_implement_has_three_mistakes_each_unlike_the_reference(exercise):
 
 
 @pytest.mark.parametrize("exercise", IMPLEMENT, ids=_ids(IMPLEMENT))
-def test_a_check_answers_in_under_a_second(exercise):
-    run_solution(exercise)  # warm: cases, the reference's and the mistakes' outputs, torch's first calls
-    solved = run_solution(exercise)
-    start = time.perf_counter()
-    for _ in range(3):
-        H.check(exercise.id, lambda *args: exercise.reference(*args) * 0 + 1)
-    assert (time.perf_counter() - start) / 3 < 1.0
-    assert solved.passed
+def test_a_check_answers_the_same_way_twice(exercise):
+    # its speed is measured by benchmarks/exercise_check_time.py, not here
+    first, second = run_solution(exercise), run_solution(exercise)
+    assert first.passed and second.passed
+    wrong = [H.check(exercise.id, lambda *args: exercise.reference(*args) * 0 + 1) for _ in range(2)]
+    assert not wrong[0].passed and wrong[0].message == wrong[1].message
