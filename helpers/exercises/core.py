@@ -5,7 +5,8 @@ Four kinds of exercise, each registered by one call in its lesson's module
 
     implement(exercise_id, *, title, reference, cases, mistakes, hints, solution, where, axes=(),
               dtype=None, dtype_why="the input's dtype", half_why=None, half=(), explain=None,
-              explain_error=None, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, setup="")
+              explain_error=None, autograd=False, part_check=None, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL,
+              setup="")
         The learner writes a function. ``cases``: a sequence of ``Case(label, args, slack=0.0)`` (or a
         zero-argument function returning one, built on first use so importing stays cheap); the
         learner's function and ``reference`` are called as ``f(*args)`` on each case (tensors in
@@ -26,7 +27,13 @@ Four kinds of exercise, each registered by one call in its lesson's module
         the classes on dim 1; 10.half_layout_rows: rows indexed as columns). ``half_why`` says why this
         exercise needs more than half precision; it catalogues the mistake "computed in half precision",
         and ``half`` are functions computing the reference the way a learner would in float16 or bfloat16
-        (the policy below says how it is recognised).
+        (the policy below says how it is recognised). ``autograd=True`` where the task takes tensors and
+        returns one computed from them (01.attention_entropy, 06.rope, 08.loss_by_position,
+        10.half_layout_rows): once every case matches, the answer is called with its floating inputs
+        requiring gradients, and fails when its output carries none (it left PyTorch: numpy, .detach(),
+        .item()). ``part_check(answer) -> str | None`` checks, once every case matches, the part of the stub
+        the learner wrote against its own contract (01.attention_entropy: entropy_terms keeps the shape of
+        weights), finding it with ``exercise.companion``; a message means it fails.
 
         The message of a failure gives the first failing property on the first failing case (see
         ``compare.first_failure``: type, shape, device, dtype, finite, values), with the input that
@@ -83,8 +90,15 @@ The tolerance and dtype policy (every implement exercise)
   all bfloat16) numbers while the expected ones are not; (3) by the error's size: on every case the
   answer's largest error is within a factor of 8 of that of one of the ``half`` functions (which
   compute the reference in float16 or bfloat16 the way a learner would), and fails where they fail.
+- The learner's function leaves its inputs as they were: every call is given fresh copies of the case's
+  tensors, and the very tensors passed in are compared afterwards with copies kept before the call
+  (``inputs.changed_input``); a change fails, naming the input by its name in the learner's function. Design
+  checks watch every call of the proposal the same way.
 - Correct answers written another way pass: float64 inside, Python loops, numpy arrays, another
-  equivalent formula; the tests of each lesson's exercises keep such answers passing.
+  equivalent formula; the tests of each lesson's exercises keep such answers passing. Where the task takes
+  tensors and returns one computed from them (``autograd=True``), the answer must stay in PyTorch: a numpy
+  round trip gives the right numbers but no gradient, and on a GPU it would come back on the CPU. (The checks
+  run on the CPU, where a device cannot be lost: the missing gradient is what they see of it.)
 
 How to add an exercise
 ----------------------
@@ -152,6 +166,7 @@ def implement(exercise_id: str, *, title: str, reference: Callable, cases, mista
               half_why: str | None = None, half: Callable | tuple[Callable, ...] = (),
               explain: Callable[[tuple, torch.Tensor], str | None] | None = None,
               explain_error: Callable[[tuple, Exception], str | None] | None = None,
+              autograd: bool = False, part_check: Callable[[Callable], str | None] | None = None,
               rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL, setup: str = "") -> Implement:
     """Register an implement exercise (see the module docstring)."""
     if len(mistakes) < 3:
@@ -164,7 +179,8 @@ def implement(exercise_id: str, *, title: str, reference: Callable, cases, mista
     return _register(Implement(exercise_id, title, tuple(hints), solution, setup, _caller_module(),
                                reference=reference, cases=cases, mistakes=mistakes, rtol=rtol, atol=atol,
                                where=where, axes=tuple(axes), dtype=dtype, dtype_why=dtype_why,
-                               explain=explain, explain_error=explain_error))
+                               explain=explain, explain_error=explain_error, autograd=autograd,
+                               part_check=part_check))
 
 
 def design(exercise_id: str, *, title: str, question: str, properties: Sequence[tuple[str, Callable]],

@@ -1,12 +1,16 @@
 """What every exercise shares: the verdict (:class:`CheckResult`), one call of an implement
 exercise (:class:`Case`) and the base class (:class:`Exercise`) with the messages every kind gives
-(not attempted, passed, failed). The kinds are in :mod:`helpers.exercises.kinds`; the registry and
-the learner's calls in :mod:`helpers.exercises.core`.
+(not attempted, passed, failed), and :func:`companion`, which finds the part of a stub the learner wrote
+beside the function the check is given. The kinds are in :mod:`helpers.exercises.kinds`; what a learner's
+function may not do to its inputs in :mod:`helpers.exercises.inputs`; the registry and the learner's calls in
+:mod:`helpers.exercises.core`.
 """
 
 from __future__ import annotations
 
+import inspect
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -56,6 +60,17 @@ class Case(NamedTuple):
     label: str
     args: tuple
     slack: float = 0.0
+
+
+def companion(answer: Any, name: str) -> Callable | None:
+    """The function ``name`` that the learner's cell defines beside ``answer`` and ``answer`` calls (the part
+    of the stub the learner writes, such as entropy_terms), or None when there is none."""
+    fn = inspect.unwrap(answer) if callable(answer) else answer
+    code = getattr(fn, "__code__", None)
+    if code is None or name not in code.co_names:
+        return None
+    found = getattr(fn, "__globals__", {}).get(name)
+    return found if callable(found) else None
 
 
 def _more(exercise_id: str) -> str:

@@ -16,6 +16,7 @@ import torch
 
 from .compare import DEFAULT_ATOL, DEFAULT_RTOL, HALF_DTYPES, close, describe_type, first_failure, relation, to_tensor
 from .exercise import HALF, Case, CheckResult, Exercise
+from .inputs import InputChanged, InputGuard, changed_input, left_pytorch, snapshot
 
 
 @dataclass
@@ -31,6 +32,8 @@ class Implement(Exercise):
     dtype_why: str = "the input's dtype"
     explain: Callable[[tuple, torch.Tensor], str | None] | None = None
     explain_error: Callable[[tuple, Exception], str | None] | None = None
+    autograd: bool = False
+    part_check: Callable[[Callable], str | None] | None = None
     kind: str = field(init=False, default="implement")
     _cache: dict = field(init=False, default_factory=dict, repr=False)
 
@@ -62,8 +65,10 @@ class Implement(Exercise):
         cases, expected, wrong = self.prepared()
         raw, outputs, first, failing = [], [], None, []
         for number, (case, want) in enumerate(zip(cases, expected, strict=True)):
+            args = _fresh(case.args)
+            saved = snapshot(args)
             try:
-                got = answer(*_fresh(case.args))
+                got = answer(*args)
             except NotImplementedError:
                 if number == 0:
                     return self.not_attempted()
@@ -75,6 +80,9 @@ class Implement(Exercise):
                                    f"{type(err).__name__}: {err}\n"
                                    + (f"What it means: {meaning}\n" if meaning else "")
                                    + "(Call it like that in a cell of its own to see where.)")
+            changed = changed_input(answer, saved)
+            if changed is not None:
+                return self.failed(f'on case "{case.label}", {changed}')
             raw.append(got)
             outputs.append(_tensor_or_none(got))
             rtol, atol = self.tolerance(case)
@@ -86,6 +94,9 @@ class Implement(Exercise):
                 failing.append(number)
                 first = first or (number, case, problem)
         if first is None:
+            problem = self._whole_answer_problem(answer, cases)
+            if problem is not None:
+                return self.failed(problem)
             return self.passed(f"your function matches the course's reference on all {len(cases)} cases "
                                f"(the lesson's sizes and the edge cases).")
         number, case, problem = first
@@ -99,6 +110,23 @@ class Implement(Exercise):
         found = self._explained(case, outputs[number])
         return self.failed(where + (f"\nWhat the numbers say: {said}." if said else "")
                            + (f"\nWhat your output does: {found}" if found else ""))
+
+    def _whole_answer_problem(self, answer: Callable, cases: list[Case]) -> str | None:
+        """What is wrong with an answer whose outputs all match: the parts the stub asks for break their own
+        contract (``part_check``), or, where the task takes tensors and returns one computed from them
+        (``autograd``), the answer leaves PyTorch."""
+        if self.part_check is not None:
+            problem = self.part_check(answer)
+            if problem is not None:
+                return problem
+        if self.autograd:
+            case = next((c for c in cases if any(isinstance(a, torch.Tensor) and a.is_floating_point()
+                                                 for a in c.args)), None)
+            if case is not None:
+                problem = left_pytorch(answer, case.args)
+                if problem is not None:
+                    return f'on case "{case.label}", {problem}'
+        return None
 
     def _explained(self, case: Case, output) -> str | None:
         if self.explain is None or output is None:
@@ -264,9 +292,12 @@ class Design(Exercise):
         if not callable(answer):
             return self.failed(f"expected your proposal, the function this cell defines, got {describe_type(answer)}.")
         said = []
+        watched = InputGuard(answer)  # every call the properties make fails on an input changed in place
         for number, (name, test) in enumerate(self.properties):
             try:
-                ok, text = test(answer)
+                ok, text = test(watched)
+            except InputChanged as changed:
+                return self.failed(str(changed))
             except NotImplementedError:
                 if number == 0:
                     return self.not_attempted()

@@ -3,7 +3,9 @@
 01.attention_entropy (implement): my_attention_entropy(weights) → the entropy in nats of each
     attention row, H = −Σ_j a_j·ln a_j over the last axis with 0·ln 0 = 0; (..., L) → (...), in the dtype
     of weights (the stub's docstring says so, and the check enforces it). The stub sums the terms over
-    the keys; the learner writes entropy_terms, each weight's term −a·ln a with 0 where a = 0.
+    the keys; the learner writes entropy_terms, each weight's term −a·ln a with 0 where a = 0. Besides the
+    cases: weights come back unchanged (the task's "take the log of 1 there" invites weights[weights == 0] = 1),
+    entropy_terms keeps the shape of weights, and the result carries gradients (no numpy round trip).
 01.collapse (predict): as L grows, with the raw index as a feature of queries and keys, where does
     the last token's attention go?
 """
@@ -13,7 +15,9 @@ from __future__ import annotations
 import torch
 
 from ..measure.l01_counting import attention_entropy, counting_snapshot
+from .compare import to_tensor
 from .core import Case, implement, predict
+from .exercise import companion
 
 
 def _reference(weights):
@@ -73,6 +77,25 @@ def _where(args, index) -> str:
         return "the single row (all of weights)"
     lead = ", ".join(str(i) for i in index)
     return f"the row weights[{lead}, :] (its {weights.shape[-1]} keys)"
+
+
+def _terms_keep_the_shape(answer) -> str | None:
+    """entropy_terms, the part the learner writes, returns one term per weight: the shape of weights. Summed
+    inside it (keepdim=True), the row's total comes out right but the terms are lost."""
+    terms = companion(answer, "entropy_terms")
+    if terms is None:
+        return None
+    weights = torch.tensor([[0.5, 0.5, 0.0, 0.0], [0.1, 0.2, 0.3, 0.4]])
+    try:
+        out = to_tensor(terms(weights.clone()))
+    except Exception:  # entropy_terms not usable alone: the cases have already judged the whole function
+        return None
+    if out is None or tuple(out.shape) == tuple(weights.shape):
+        return None
+    return (f"entropy_terms(weights) returned shape {tuple(out.shape)} for weights of shape {tuple(weights.shape)}. "
+            "It should return one term per weight, −a·ln a, in the shape of weights, as its docstring says; "
+            "my_attention_entropy adds them up over the keys. Summed already inside entropy_terms, the row's total "
+            "still comes out right, but the terms themselves (which key contributes how much) are lost.")
 
 
 def _cases() -> list[Case]:
@@ -172,6 +195,8 @@ implement(
     half_why="This lesson's counted rows hold weights far below float16's smallest number (6·10⁻⁸), which "
              "become 0, and an entropy near 10⁻⁴ (the collapse) needs more than 3 digits to be told from 0.",
     half=(_in_half, _in_bfloat16),
+    autograd=True,
+    part_check=_terms_keep_the_shape,
 )
 
 

@@ -1,7 +1,8 @@
 """Lesson 02's exercises (notebooks/02_normalised_positions.ipynb), in the order the notebook asks them.
 
-02.bounded_code (design): propose my_code(length) → (length,) codes within [−1, 1], distinct per
-    position, whatever the formula (asked before the lesson shows p / (L − 1)).
+02.bounded_code (design): propose my_code(length) → (length,) codes within [−1, 1] at every length (the
+    stub's code_of(p, length) is also asked for the last positions of sentences of up to 10¹⁵ words), no two
+    positions of a sentence closer than 10⁻⁹, whatever the formula (asked before the lesson shows p / (L − 1)).
 02.normalised (implement): my_normalised(length) → (length,) float codes p / (L − 1), [0.] for L = 1.
 02.stale_cache (predict): when a sentence grows from 5 to 6 tokens, how many of the 5 cached keys
     are stale with normalised codes?
@@ -9,65 +10,134 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 
 from ..encodings import normalised
 from .core import Case, design, implement, predict
+from .exercise import companion
 
 # --- 02.bounded_code (design; asked first, before the lesson shows its fix) ----------------------------
+
+
+SAME_CODE = 1e-9  # two codes closer than this count as one (lesson 03's check uses the same threshold) …
+CLOSE_UP_TO = 100  # … in sentences of up to this many words; longer ones are checked for exact equality
+FAR_LENGTHS = (10**6, 10**9, 10**12, 10**15)  # code_of is asked for the last positions of these sentences
 
 
 def _raw_codes(fn, *args) -> torch.Tensor:
     out = fn(*args)
     if not isinstance(out, torch.Tensor):
         out = torch.as_tensor(out)
-    return out.detach().cpu().flatten()
+    return out.detach().cpu()
 
 
 def _codes_of(fn, *args) -> torch.Tensor:
-    return _raw_codes(fn, *args).to(torch.float64)
+    return _raw_codes(fn, *args).flatten().to(torch.float64)
 
 
 def _words(length: int) -> str:
     return f"{length} word" if length == 1 else f"{length} words"
 
 
+def _spaced(number: int) -> str:
+    """A large whole number as the lessons write it: 1 000 000."""
+    return f"{number:,}".replace(",", " ")
+
+
+def _outside(codes: torch.Tensor) -> torch.Tensor:
+    return ~torch.isfinite(codes) | (codes.abs() > 1)
+
+
+def _far_codes(fn) -> Callable | None:
+    """The learner's code_of, when the answer's codes come from it position by position: asked for the three
+    last positions of a 10-word sentence, it gives what my_code(10) gives there. Then it can be asked for the
+    last positions of a sentence of 10¹⁵ words without building the other 10¹⁵."""
+    code_of = companion(fn, "code_of")
+    if code_of is None:
+        return None
+    try:
+        whole = _codes_of(fn, 10)
+        last = _codes_of(code_of, torch.arange(7, 10, dtype=torch.float64), 10)
+    except Exception:  # code_of does not work on a part of a sentence: the lengths checked in full must do
+        return None
+    if whole.shape != (10,) or last.shape != (3,) or not torch.allclose(last, whole[7:], rtol=0, atol=0,
+                                                                        equal_nan=True):
+        return None
+    return code_of
+
+
 def _bounded(fn) -> tuple[bool, str]:
     for length in (1, 2, 10, 1000, 100_000):
-        codes = _codes_of(fn, length)
-        if codes.numel() != length:
-            return False, (f"for a sentence of {_words(length)} it returned {codes.numel()} codes; return one per "
+        raw = _raw_codes(fn, length)
+        if tuple(raw.shape) != (length,):
+            if raw.numel() == length:
+                return False, (f"for a sentence of {_words(length)} it returned shape {tuple(raw.shape)}; return "
+                               f"one code per word as a flat tensor of shape (length,), here ({length},): drop the "
+                               "extra axis (the stub's my_code says shape (length,)).")
+            return False, (f"for a sentence of {_words(length)} it returned {raw.numel()} codes; return one per "
                            "word.")
+        codes = raw.flatten().to(torch.float64)
         if bool(codes.isnan().any()):
             p = int(codes.isnan().nonzero()[0])
             why = ("a sentence of one word divides by zero: with L − 1 = 0, the code 0 / 0 is nan. Give a "
                    "one-word sentence its code without dividing (0, say), or divide by something never 0"
                    if length == 1 else "nan comes from 0 / 0 or ∞ − ∞ somewhere in your formula")
             return False, f"in a sentence of {_words(length)}, position {p} gets the code nan: {why}."
-        outside = ~torch.isfinite(codes) | (codes.abs() > 1)
+        outside = _outside(codes)
         if bool(outside.any()):
             p = int(outside.nonzero()[0])
             return False, (f"in a sentence of {_words(length)}, position {p} gets the code {float(codes[p]):.6g}, "
                            "outside [−1, 1]. Like lesson 01's raw index, a code that grows with the sentence "
                            "ends up outweighing the content term, of size about 1.")
-    return True, "Every code of sentences from 1 to 100 000 words lies in [−1, 1]."
+    code_of = _far_codes(fn)
+    if code_of is None:
+        return True, "Every code of sentences from 1 to 100 000 words lies in [−1, 1]."
+    for length in FAR_LENGTHS:
+        p = torch.arange(length - 3, length, dtype=torch.float64)
+        try:
+            codes = _codes_of(code_of, p, length)
+        except Exception:  # code_of cannot take such a sentence (it builds all of it): the full lengths decided
+            break
+        outside = _outside(codes) if codes.shape == p.shape else torch.zeros(3, dtype=torch.bool)
+        if bool(outside.any()):
+            k = int(outside.nonzero()[0])
+            return False, (f"in a sentence of {_spaced(length)} words, position {_spaced(int(p[k]))} gets the "
+                           f"code {float(codes[k]):.6g}, outside "
+                           "[−1, 1] (the check asks code_of for the last positions of sentences of up to 10¹⁵ "
+                           "words). A code bounded only up to some length is not bounded: whatever fixed number "
+                           "you divide by, a longer sentence passes it. Use the sentence's own length.")
+    return True, ("Every code lies in [−1, 1], in sentences from 1 to 100 000 words and at the last positions of a "
+                  "sentence of 10¹⁵ words.")
 
 
 def _one_code_per_position(fn) -> tuple[bool, str]:
-    for length in (2, 10, 1000, 10_000):
-        raw = _raw_codes(fn, length)
+    for length in (2, 10, CLOSE_UP_TO, 1000, 10_000):
+        raw = _raw_codes(fn, length).flatten()
         codes = raw.to(torch.float64)
         order = codes.argsort(stable=True)
         gaps = codes[order].diff()
-        if bool((gaps <= 0).any()):
-            k = int((gaps <= 0).nonzero()[0])
+        shared = gaps < SAME_CODE if length <= CLOSE_UP_TO else gaps <= 0
+        if bool(shared.any()):
+            k = int(shared.nonzero()[0])
             p, q = sorted((int(order[k]), int(order[k + 1])))
             integer = "" if raw.is_floating_point() or raw.is_complex() else (
                 f" Your codes are integers ({str(raw.dtype).replace('torch.', '')}): integer division (//) or an "
                 "integer dtype rounds every fraction down, p // L = 0 for every p < L. Divide floats, "
                 "torch.arange(length, dtype=torch.float64) / …")
-            return False, (f"in a sentence of {length} words, positions {p} and {q} both get the code "
-                           f"{float(codes[p]):.6g}: attention could not tell them apart.{integer}")
+            if codes[p] == codes[q]:
+                return False, (f"in a sentence of {length} words, positions {p} and {q} both get the code "
+                               f"{float(codes[p]):.6g}: attention could not tell them apart.{integer}")
+            spread = float(codes.max() - codes.min())
+            alike = "" if spread >= SAME_CODE else (
+                f" All {length} codes lie within {spread:.2g} of one another: your formula gives every position "
+                "practically the same code, and only rounding tells them apart (sin(p·π), for one, is 0 at every "
+                "whole p).")
+            return False, (f"in a sentence of {length} words, positions {p} and {q} get the codes "
+                           f"{float(codes[p]):.6g} and {float(codes[q]):.6g}, only {float(gaps[k]):.2g} apart: codes "
+                           "closer than 10⁻⁹ count as one, since no model could tell them apart (float32 keeps "
+                           f"about 7 digits).{alike}")
     return True, ("Within each sentence (up to 10 000 words checked) every position has its own code. The lesson "
                   "divides by L − 1; whether a code also survives the sentence growing is its next question.")
 
@@ -94,8 +164,9 @@ design(
     title="propose a position code that cannot grow",
     question="Lesson 01's raw index grew with the sentence until it outweighed the content. Complete code_of: "
              "from the positions p = 0 … length − 1, return one code per position, every code within "
-             "[−1, 1] for every length (1 to 100 000 words checked), no two positions of one sentence sharing a "
-             "code.",
+             "[−1, 1] for every length, however long (the check also asks code_of for the last positions of "
+             "sentences of up to 10¹⁵ words), no two positions of one sentence sharing a code (codes closer than "
+             "10⁻⁹ count as one).",
     properties=(("bounded", _bounded), ("one code per position", _one_code_per_position)),
     hints=(
         "Any formula will do if its values stay within [−1, 1] and no two positions share one. What do you "

@@ -9,8 +9,9 @@
     min over p ≠ q in 0 … length − 1 of |sin(ω·p) − sin(ω·q)|.
 03.circle_pair (predict): at ω = 1, L = 50, which pair is closest on the circle?
 03.near_collision (explore): at an ω of the learner's choice, say why the two closest of 50 codes
-    sin(ω·p) are close: which factor of their gap, 2·|cos(ω(i + j)/2)|·|sin(ω(j − i)/2)|, is the
-    smaller, "mirror" or "repeat" (checked at the learner's own ω).
+    sin(ω·p) are close: of the factors of their gap 2·|cos(ω(i + j)/2)|·|sin(ω(j − i)/2)|, which is the
+    smaller, |cos(ω(i + j)/2)| ("mirror") or |sin(ω(j − i)/2)| ("repeat"), the 2 left aside (checked at the
+    learner's own ω).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import torch
 
 from ..measure.l03_single_sine import closest_pair, pair_kind, smallest_gap
 from .core import Case, design, explore, implement, predict
+from .l02_normalised_positions import SAME_CODE  # two codes closer than this count as one, as in lesson 02
 
 # --- 03.fixed_code (design; asked first, before the lesson shows its fix) ------------------------------
 
@@ -49,10 +51,27 @@ def _same_code_whatever_the_sentence(fn) -> tuple[bool, str]:
     return True, "A position keeps its code whatever the sentence around it, so cached keys stay valid."
 
 
+FLOAT16_LARGEST = 65504  # float16's largest finite number: a larger position overflows to inf
+
+
+def why_not_finite(positions: torch.Tensor, finite: torch.Tensor) -> str:
+    """Why a code is nan or inf, from where it happens: past 65 504 alone, float16's overflow; else the formula."""
+    if bool(finite[positions <= FLOAT16_LARGEST].all()) and not bool(finite[positions > FLOAT16_LARGEST].any()):
+        return ("every position past 65 504 does, and none before: float16's largest number is 65 504, so a larger "
+                "position stored in float16 overflows to inf, and sin(inf) or inf/inf is nan. Compute in float32 or "
+                "float64 (positions.to(torch.float64)).")
+    return "a code must be a finite number; nan comes from 0/0, inf − inf or the sine of inf, inf from dividing by 0."
+
+
 def _bounded_far_out(fn) -> tuple[bool, str]:
     positions = torch.arange(0, 1_000_001, 997)
     codes = _positions_codes(fn, positions)
-    outside = ~torch.isfinite(codes) | (codes.abs() > 1)
+    finite = torch.isfinite(codes)
+    if not bool(finite.all()):
+        k = int((~finite).nonzero()[0])
+        return False, (f"position {int(positions[k])} gets the code {float(codes[k]):.6g}: "
+                       f"{why_not_finite(positions, finite)}")
+    outside = codes.abs() > 1
     if bool(outside.any()):
         k = int(outside.nonzero()[0])
         return False, (f"position {int(positions[k])} gets the code {float(codes[k]):.6g}, outside [−1, 1]: the raw "
@@ -60,7 +79,6 @@ def _bounded_far_out(fn) -> tuple[bool, str]:
     return True, "Codes stay within [−1, 1] out to position 1 000 000."
 
 
-SAME_CODE = 1e-9  # two codes closer than this count as one
 DISTINCT_UP_TO = 100  # the positions 0 … 99 checked for a shared code
 REPEAT_UP_TO = 20_000  # and no exact repeat with any period up to this many positions …
 _REPEAT_UP_TO = f"{REPEAT_UP_TO:,}".replace(",", " ")  # as the messages write it: 20 000
@@ -426,8 +444,9 @@ explore(
     "03.near_collision",
     title="why two codes collide, at your own ω",
     question="Pick an ω from 0.01 to 3 and find the two closest, i < j, of the 50 codes sin(ω·p). Their gap is "
-             "2·|cos(ω(i + j)/2)|·|sin(ω(j − i)/2)|: which factor is the smaller? \"mirror\" (the first: the two "
-             "sit either side of a crest or trough) or \"repeat\" (the second: they are almost whole turns apart)?",
+             "2·|cos(ω(i + j)/2)|·|sin(ω(j − i)/2)|. Compare |cos(ω(i + j)/2)| with |sin(ω(j − i)/2)| (leave the 2 "
+             "aside): which is the smaller? \"mirror\" (the cos: the two sit either side of a crest or trough) or "
+             "\"repeat\" (the sin: they are almost whole turns apart)?",
     verify=_near_collision,
     context=("omega", "length"),
     hints=(

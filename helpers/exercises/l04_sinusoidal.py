@@ -1,7 +1,8 @@
 """Lesson 04's exercises (notebooks/04_sinusoidal.ipynb), in the order the notebook asks them.
 
-04.apart (design): propose my_code(positions) → (L, d ≤ 64), from the position alone, entries within
-    [−1, 1], the first 2000 codes at least 0.01 apart (asked before the lesson shows the pairs).
+04.apart (design): propose my_code(positions) → (L, d ≤ 64), from the position alone (the same code for
+    a position in any sentence and wherever it sits in positions), entries within [−1, 1], the first 2000 codes
+    at least 0.01 apart (asked before the lesson shows the pairs).
 04.sinusoidal (implement): my_sinusoidal(n_positions, d_model, base=10000.0) → (n_positions, d_model),
 PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model); the stub makes the frequencies
 and the empty table, the learner writes fill_table, the angles into the interleaved columns (the check
@@ -15,6 +16,7 @@ import torch
 from ..encodings import sinusoidal
 from .compare import float32_angle_slack
 from .core import Case, design, explore, implement, predict  # noqa: F401
+from .l03_single_sine import why_not_finite
 
 # --- 04.apart (design; asked first, before the lesson shows its fix) -----------------------------------
 
@@ -30,18 +32,39 @@ def _vectors(fn, positions: torch.Tensor) -> torch.Tensor:
     return out
 
 
+SCATTERED = (5, 6, 700, 1999, 42)  # positions that do not start at 0, out of order
+
+
 def _vector_per_position(fn) -> tuple[bool, str]:
-    short, long = _vectors(fn, torch.arange(10)), _vectors(fn, torch.arange(3000))[:10]
-    if short.shape != long.shape or not torch.allclose(short, long, rtol=1e-9, atol=1e-12):
+    run = _vectors(fn, torch.arange(3000))
+    short = _vectors(fn, torch.arange(10))
+    if short.shape[1] != run.shape[1] or not torch.allclose(short, run[:10], rtol=1e-9, atol=1e-12):
         return False, ("the first 10 positions get other codes in a 3000-word sentence than in a 10-word one: use "
                        "the position alone (lesson 02's stale keys).")
-    return True, "Each position's code depends on the position alone."
+    scattered = _vectors(fn, torch.tensor(SCATTERED))
+    rows = run[list(SCATTERED)]
+    if scattered.shape != rows.shape or not torch.allclose(scattered, rows, rtol=1e-9, atol=1e-12):
+        k = int((~torch.isclose(scattered, rows, rtol=1e-9, atol=1e-12)).any(-1).nonzero()[0]) \
+            if scattered.shape == rows.shape else 0
+        listed = ", ".join(str(p) for p in SCATTERED)
+        return False, (f"called with the positions [{listed}], your code gives position {SCATTERED[k]} (row {k}) "
+                       f"another code than row {SCATTERED[k]} of a run over 0 … 2999. The code of a position must "
+                       "come from its value in positions, not from where it sits in the tensor or how many "
+                       "positions there are (len(positions) or torch.arange(len(positions)) count them; "
+                       "positions itself holds them).")
+    return True, "Each position's code depends on the position alone, wherever it sits in positions."
 
 
 def _entries_bounded(fn) -> tuple[bool, str]:
     positions = torch.arange(0, 1_000_001, 997)
     codes = _vectors(fn, positions)
-    outside = ~torch.isfinite(codes) | (codes.abs() > 1)
+    finite = torch.isfinite(codes).all(-1)
+    if not bool(finite.all()):
+        k = int((~finite).nonzero()[0])
+        j = int((~torch.isfinite(codes[k])).nonzero()[0])
+        return False, (f"position {int(positions[k])}, entry {j} is {float(codes[k, j]):.6g}: "
+                       f"{why_not_finite(positions, finite)}")
+    outside = codes.abs() > 1
     if bool(outside.any()):
         k, j = (int(i) for i in outside.nonzero()[0])
         return False, (f"position {int(positions[k])}, entry {j} is {float(codes[k, j]):.6g}, outside [−1, 1]: "
@@ -248,10 +271,12 @@ implement(
             "put sin(p·ω_i) at column 2i and cos(p·ω_i) at column 2i+1 (pe[:, 0::2] and pe[:, 1::2]), "
             "not all sines first and then all cosines.",
         ),
-        "ω_i = base^(+2i/d): the exponent's sign": (
+        "angle p / ω_i instead of p·ω_i (the same as ω_i = base^(+2i/d))": (
             _omega_sign_flipped,
-            "the frequencies fall from ω_0 = 1: ω_i = base^(−2i/d_model), a negative exponent. With +2i/d the "
-            "pairs turn faster and faster, up to about base radians per position.",
+            "the angle of pair i at position p is p·ω_i: multiply the positions by omega, "
+            "torch.arange(…)[:, None] * omega, do not divide. Dividing by ω_i = base^(−2i/d_model) multiplies by "
+            "base^(+2i/d_model) (as a positive exponent would), so the pairs turn faster and faster, up to about "
+            "base radians per position, where they should slow down from ω_0 = 1.",
         ),
         "exponent −2i/(d − 1) instead of −2i/d": (
             _exponent_over_d_minus_one,

@@ -6,7 +6,7 @@ my_rope(x, positions, base=10000.0, layout="interleaved") → x rotated, same sh
 x (..., L, d), positions (L,) integers. Pair i turns by +p·ω_i, ω_i = base^(−2i/d):
 (a, b) ↦ (a cos − b sin, a sin + b cos); "interleaved" pairs features (2i, 2i+1), "half" pairs (i, i + d/2).
 06.rotate_after (design): propose my_position_in(v, p) applied after the projections whose scores
-    depend on the offset alone, differ between the offsets 0 … 8 and keep the content (asked before RoPE
+    depend on the offset alone, differ between the offsets 0 … 64 and keep the content (asked before RoPE
     is shown; the stub gives turn(v, angles), a rotation of v's pairs, so the learner decides where the
     position goes and how, without writing a rotation).
 06.shift_sentence (predict, in Going deeper): do RoPE's scores change when the sentence moves by 1000? No.
@@ -52,11 +52,11 @@ def _offset_only_after(fn) -> tuple[bool, str]:
     return True, "For random q and k, moving both positions by 1, 37 or 1000 leaves every score as it was."
 
 
-OFFSETS_SEEN = 9  # offsets 0 … 8 must score differently
+OFFSETS_SEEN = 65  # offsets 0 … 64 must score differently: far enough that a code repeating every 9 or 10 shows
 
 
 def _position_seen(fn) -> tuple[bool, str]:
-    """Offsets 0 … 8 (the query at 0, the key at 0 … 8) must not score alike for every q and k tried."""
+    """Offsets 0 … 64 (the query at 0, the key at 0 … 64) must not score alike for every q and k tried."""
     scores = torch.tensor([[_score(fn, q, 0, k, offset) for offset in range(OFFSETS_SEEN)] for q, k in _pairs()])
     same = ((scores[:, :, None] - scores[:, None, :]).abs() <= 1e-6 * scores.abs().clamp(min=1.0)[:, :, None]).all(0)
     alike = [(a, b) for a in range(OFFSETS_SEEN) for b in range(a + 1, OFFSETS_SEEN) if bool(same[a, b])]
@@ -72,7 +72,10 @@ def _position_seen(fn) -> tuple[bool, str]:
     period = periods[0] if periods else None
     said = {None: f"so attention cannot tell a key {a} back from one {b} back",
             2: "the score sees only the parity of the offset (whether n − m is even or odd)"}.get(
-        period, f"the score repeats every {period} steps of the offset, so it sees only n − m modulo {period}")
+        period, f"the score repeats every {period} steps of the offset, so it sees only n − m modulo {period}: "
+                f"a turn of 2π/{period} per position comes back to where it started after {period} positions "
+                "(lesson 03's one turn per sentence). Turn by angles that no small number of steps brings back to "
+                "whole turns, such as lesson 04's frequencies")
     return False, (f"offsets {a} and {b} score the same for every q and k tried: {said}. Different offsets must "
                    f"give different scores (offsets 0 … {OFFSETS_SEEN - 1} checked).")
 
@@ -111,7 +114,7 @@ design(
     question="Adding PE before W_q and W_k lets the score depend on where the query and the key sit. Propose "
              "my_position_in(v, p), applied to a query or key v after the projections, such that "
              "⟨my_position_in(q, m), my_position_in(k, n)⟩ depends on the offset n − m alone, different offsets "
-             "score differently (offsets 0 … 8 checked), and different q and k still score differently.",
+             "score differently (offsets 0 … 64 checked), and different q and k still score differently.",
     properties=(("offset-only", _offset_only_after), ("position-aware", _position_seen),
                 ("content-keeping", _content_kept)),
     hints=(
@@ -355,6 +358,7 @@ implement(
              "2 (bfloat16 in steps of 16), so the fast pairs turn by the wrong angle, which is lesson 10's "
              "reason for computing RoPE's angles in float32; and the task keeps x's dtype.",
     half=(_angles_in(torch.float16), _angles_in(torch.bfloat16)),
+    autograd=True,
 )
 
 

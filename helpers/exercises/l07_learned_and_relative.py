@@ -10,7 +10,9 @@ integer bucket ids of the same shape, relative_position = key − query. Distanc
 (of the buckets for one direction) get a bucket each, larger ones share log-spaced buckets up to
 max_distance, beyond which all land in the last; bidirectional gives keys after the query their own half.
 The stub does the bookkeeping (n, the halves, the distance, the exact buckets, the cap); the learner
-writes log_bucket, the one line of the log-spaced bucket (the check tests the whole function).
+writes log_bucket, the one line of the log-spaced bucket (the check tests the whole function, at the
+lesson's sizes and at others, such as 32 buckets up to 1000 and 128 up to 4096, where a log computed in
+float16 moves some distances into another bucket).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .core import Case, explore, implement, predict  # noqa: F401
 
 
 def _t5(rel, bidirectional, num_buckets, max_distance, halve=True, causal_abs=False, cap=True, causal_side=-1,
-        extra_side=1, rounding=None, log_of_max=False):
+        extra_side=1, rounding=None, log_of_max=False, log_dtype=torch.float32, divisor_rounded=False):
     """T5's bucketing written out independently of helpers.relative, with knobs for the mistakes."""
     rel = rel.long()
     bucket = torch.zeros_like(rel)
@@ -38,8 +40,10 @@ def _t5(rel, bidirectional, num_buckets, max_distance, halve=True, causal_abs=Fa
     else:
         distance = rel.abs() if causal_abs else (causal_side * rel).clamp(min=0)
     exact = num_buckets // 2
-    ratio = torch.log(distance.clamp(min=1).to(torch.float32) / exact) / math.log(
-        max_distance if log_of_max else max_distance / exact)
+    divisor = math.log(max_distance if log_of_max else max_distance / exact)
+    if divisor_rounded:  # as numpy does with a Python number beside a float16 array: the number rounded first
+        divisor = torch.tensor(divisor, dtype=log_dtype)
+    ratio = torch.log(distance.clamp(min=1).to(log_dtype) / exact) / divisor
     scaled = ratio * (num_buckets - exact)
     far = exact + (scaled.long() if rounding is None else rounding(scaled).long())
     if cap:
@@ -87,6 +91,12 @@ def _log_of_max_distance(rel, bidirectional, num_buckets, max_distance):
     return _t5(rel, bidirectional, num_buckets, max_distance, log_of_max=True)
 
 
+def _log_in(dtype, divisor_rounded=False):
+    def buckets(rel, bidirectional, num_buckets, max_distance):
+        return _t5(rel, bidirectional, num_buckets, max_distance, log_dtype=dtype, divisor_rounded=divisor_rounded)
+    return buckets
+
+
 def _minus(number: int) -> str:
     return str(number).replace("-", "−")
 
@@ -101,6 +111,7 @@ def _t5_where(args, index) -> str:
 
 def _t5_cases() -> list[Case]:
     offsets = torch.arange(-300, 301)
+    far = torch.arange(-5000, 5001)
     grid = torch.arange(12)[None, :] - torch.arange(12)[:, None]  # key − query for 12 positions
     return [
         Case("offsets −300…300, bidirectional=True, num_buckets=32, max_distance=128", (offsets, True, 32, 128)),
@@ -109,6 +120,12 @@ def _t5_cases() -> list[Case]:
         Case("offsets −300…300, bidirectional=False, num_buckets=8, max_distance=20", (offsets, False, 8, 20)),
         Case("a (12, 12) grid of key − query, int32, bidirectional=False, num_buckets=6, max_distance=10",
              (grid.to(torch.int32), False, 6, 10)),
+        # other sizes, whose buckets' edges fall where a low-precision log moves a distance across them
+        Case("offsets −5000…5000, bidirectional=False, num_buckets=32, max_distance=1000",
+             (far, False, 32, 1000)),
+        Case("offsets −5000…5000, bidirectional=False, num_buckets=128, max_distance=4096",
+             (far, False, 128, 4096)),
+        Case("offsets −300…300, bidirectional=True, num_buckets=64, max_distance=256", (offsets, True, 64, 256)),
     ]
 
 
@@ -181,6 +198,13 @@ implement(
             _log_of_max_distance,
             "the log-spaced buckets run from distance exact to max_distance, so the ratio is "
             "log(distance/exact) / log(max_distance/exact): the last bucket is reached at max_distance.",
+        ),
+        "the log computed in half precision": (
+            (_log_in(torch.float16), _log_in(torch.bfloat16), _log_in(torch.float16, divisor_rounded=True),
+             _log_in(torch.bfloat16, divisor_rounded=True)),
+            "float16 keeps 11 significant bits (bfloat16 8), so log(r / exact) comes out about 10⁻³ off (bfloat16: "
+            "10⁻²), enough to move a distance just below a bucket's edge into the next bucket (with 32 buckets and "
+            "max_distance 1000: distances 212, 460 and 772). Compute the log in float32, r.float(), as T5 does.",
         ),
         "far buckets not capped at the last bucket": (
             _no_cap,

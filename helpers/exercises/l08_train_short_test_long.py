@@ -24,31 +24,28 @@ predict(
              "within 0.3 nats of their own level within L (positions 8 … L−1) in every band past L: L–2L, "
              "2L–4L and 4L–8L?",
     choices={
-        "all six": "Text is much the same at every position, but the position signals are not: a sinusoidal "
-                   "code or a learned row past L is one the model never saw, and those two break at once; RoPE "
-                   "holds only a little past L, and T5 climbs.",
-        "relative": "rope, alibi and t5 see only offsets, but offsets past L are new to two of them: RoPE's slow "
-                    "pairs turn to angles no training offset produced (it holds for about L/4 past L, then "
-                    "breaks), and T5 gives every far key its last bucket's one bias, to more keys at every "
-                    "position. Only ALiBi holds, and so does the model with no positions, whose only sense of "
-                    "position (from the causal mask) drifts just a little past L on text.",
-        "biases": "ALiBi holds, but T5 climbs: every offset from its last bucket's start on shares one trained "
-                  "bias, given to more keys at every position. And the model with no positions holds too: it "
-                  "has no explicit code, and the rough sense of position the causal mask gives it drifts only "
-                  "a little past L on text.",
+        "all six": "No: text is much the same at every position, but the position signals are not. Past L some "
+                   "models meet a code, a learned row or an angle they never saw in training, and nothing taught "
+                   "them what to do with it.",
+        "relative": "No: seeing only offsets is not enough, because offsets past L can be new too: RoPE's slow pairs "
+                    "turn to angles no training offset produced, and T5 gives every far key its last bucket's one "
+                    "bias, shared by more keys at every position. Being relative is not what decides it; ask of "
+                    "each model what it meets past L that it never met in training.",
+        "biases": "No: a bias on the scores is not enough by itself. T5's last bucket gives one trained bias to every "
+                  "far key, and past L more and more keys share it at every position, which training never showed. "
+                  "Ask of each model, bias or not, what it meets past L that it never met in training.",
         "alibi and no positions": "Only these two. ALiBi gives each key further back a smaller weight, so the "
                                   "far keys' share of attention levels off; the model with no positions has no "
                                   "explicit code, and the rough sense of position the causal mask gives it drifts "
                                   "only a little past L (it starts worst and stays near there). The absolute codes "
                                   "meet rows or codes they never saw, RoPE meets new angles after about L/4 past L, "
                                   "and T5's last bucket is given to more keys at every position.",
-        "alibi only": "ALiBi holds, but it is not alone: the model with no positions has no explicit code, and the "
-                      "rough sense of position the causal mask gives it drifts only a little past L on text, so "
-                      "it stays near its (poor) level within L.",
-        "none of them": "Two hold: ALiBi, whose ever smaller weight on far keys levels off their share of "
-                        "attention, and the "
-                        "model with no positions, whose rough sense of position (from the causal mask) drifts only a "
-                        "little past L on text.",
+        "alibi only": "No: ALiBi does hold, but it is not alone. Ask of each of the other models whether, past L, "
+                      "it meets a position signal it never met in training; a model can hold because it has little "
+                      "or nothing that could turn new.",
+        "none of them": "No: some hold. Ask of each model whether, past L, it meets a position signal it never met in "
+                        "training, and what a scheme that gives far keys ever smaller weights does to their share of "
+                        "attention.",
     },
     answer="alibi and no positions",
     hints=(
@@ -71,26 +68,25 @@ predict(
     question="Which models' mean loss stays within 0.2 nats of its level within L (positions 8 … L−1) in every "
              "band past L: L–2L, 2L–4L and, where the curve reaches it, 4L–5L?",
     choices={
-        "all": "All six: the rule of the task is the same at every position, so no model has a reason to get "
-               "worse. The rule is stationary, but the position signals are not: a sinusoidal code or a learned "
-               "row past L is one the model never saw, and those two break at once.",
-        "relative": "The three relative ones, rope, alibi and t5: their scores depend only on offsets. RoPE's do, "
-                    "but offsets past L turn its slow pairs to angles no training offset produced, and it rises.",
-        "biases": "alibi and t5: both add a bias that depends on the offset alone, and what they give far keys "
-                  "was trained. ALiBi stays flat, but T5 climbs band after band: every offset from 59 on shares "
-                  "its last bucket, which training showed at most 5 keys (offsets 59–63); at position t it holds "
-                  "t − 58 of them, and together they draw attention away from the keys 2 and 7 back.",
-        "alibi, t5 and none": "The model with no positions rises too: the rough sense of position it gets from "
-                              "the causal mask keeps changing past L, where its attention averages over more keys "
-                              "than it ever saw. And T5 climbs: its last bucket, trained on at most 5 keys, holds "
-                              "t − 58 keys at position t.",
+        "all": "No: the rule of the task is the same at every position, but the position signals are not. Past L "
+               "some models meet a code, a learned row or an angle they never saw in training.",
+        "relative": "No: depending on offsets alone is not enough, because offsets past L can be new too: RoPE's "
+                    "slow pairs turn to angles no training offset produced, and its loss rises. Ask of each model "
+                    "what it meets past L that it never met in training, or meets in amounts it never met.",
+        "biases": "No: a bias that depends on the offset alone can still fail past L. Where many far keys share one "
+                  "trained bias, as in T5's last bucket, their number grows with the position, past anything "
+                  "training showed, and together they draw attention away from the near keys.",
+        "alibi, t5 and none": "No: not all three stay flat. For each, ask whether past L the attention layer meets "
+                              "a signal it never met in training, or the same signal in amounts it never met (more "
+                              "keys sharing one bias, more keys to average over).",
         "alibi only": "Only ALiBi: each key further back gets a smaller weight, e^(−m·δ), so the attention on "
                       "keys beyond the training length levels off instead of growing with their number. T5 gives "
                       "them all the bias "
                       "of its last bucket, trained on at most 5 keys, and climbs as their number grows; the others "
                       "meet codes or angles they never saw, or (no positions) averages over more keys than ever.",
-        "no one": "Every model gets worse on positions it never saw, except one: ALiBi, whose ever smaller weight "
-                  "on far keys makes the attention on keys beyond the training length level off.",
+        "no one": "No: not every model gets worse past L. Ask of each whether past L it meets a signal it never met "
+                  "in training, or the same signal in amounts it never met, and what ever smaller weights on far "
+                  "keys do to their share of attention.",
     },
     answer="alibi only",
     hints=(
@@ -274,4 +270,5 @@ H.check("08.loss_by_position", my_loss_by_position)
              "loss of 3 by up to 10⁻³ and its exponentials overflow from logits of 11 on (e^11.1 > 65504); "
              "bfloat16 rounds a loss of 3 by up to 8·10⁻³.",
     half=(_in(torch.float16), _in(torch.bfloat16)),
+    autograd=True,
 )

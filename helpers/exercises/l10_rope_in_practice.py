@@ -7,7 +7,9 @@ head the new row order is [0, 2, 4, …, head_dim − 2, 1, 3, …, head_dim −
 rope(x @ W_new.T, layout="half") equals rope(x @ W.T, layout="interleaved") up to that reordering, so
 the scores q·k do not change. The stub splits weight into heads (n_heads, head_dim, d_in) and names each
 pair's first rows (evens) and second rows (odds); the learner writes half_layout(heads, evens, odds), one
-index line: the order in which the half layout wants them (the check tests the whole function).
+index line: the order in which the half layout wants them (the check tests the whole function; heads is a
+view of weight, so writing into it changes the caller's weight, which the check refuses; the result keeps
+weight's dtype and its gradient).
 """
 
 from __future__ import annotations
@@ -157,6 +159,10 @@ implement(
     axes=("rows", "columns"),
     half_why="Reordering rows moves numbers without computing anything: the weights must come back bit for bit, "
              "in weight's own dtype.",
+    dtype=lambda args: args[0].dtype,
+    dtype_why="weight's own dtype: reordering rows moves numbers without computing anything, so they must come "
+              "back bit for bit; a cast (.float(), .double()) rounds them or changes their type",
+    autograd=True,
     atol=0.0,
     rtol=0.0,
 )
@@ -164,7 +170,7 @@ implement(
 
 predict(
     "10.wrong_layout",
-    title="Load a checkpoint with the wrong layout",
+    title="a checkpoint loaded with the wrong layout",
     question="An interleaved checkpoint's W_q and W_k are run under the half layout, unconverted. Which is true? "
              "a: the scores still depend on the offset δ alone and equal the trained ones; "
              "b: they still depend on δ alone, but are another function of δ; "
@@ -188,7 +194,7 @@ predict(
 
 predict(
     "10.bfloat16_position",
-    title="The position bfloat16 stores for 1003",
+    title="the position bfloat16 stores for 1003",
     question="bfloat16 keeps 8 significant bits, and a number it cannot store is rounded to the nearest one it "
              "can. Which number does it store for position 1003?",
     choices={

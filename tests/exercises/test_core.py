@@ -113,11 +113,113 @@ def test_wrong_kinds_of_answer_get_their_own_message(synthetic):
     assert "takes no keyword arguments, got run" in H.check("99.double", _twice, run=1).message
 
 
-def test_an_answer_that_changes_its_input_in_place_does_not_spoil_the_next_check(synthetic):
+def test_an_answer_that_changes_its_input_in_place_fails_naming_it_and_spoils_no_later_check(synthetic):
     def in_place(x):
         return x.mul_(2)
 
-    assert H.check("99.double", in_place).passed and H.check("99.double", in_place).passed
+    first, second = H.check("99.double", in_place), H.check("99.double", in_place)
+    assert first.status == "failed" and first.message == second.message  # the cases themselves stay as they were
+    assert 'on case "x = 0, 1, 2", your function changed its input `x` in place (entry [1] was 1 and is now 2)' in \
+        first.message and "work on a copy (x.clone())" in first.message
+    assert H.check("99.double", _twice).passed
+    cases, _, _ = core.get("99.double").prepared()
+    assert cases[0].args[0].tolist() == [0.0, 1.0, 2.0]
+
+
+def test_an_input_changed_in_place_is_named_by_position_when_the_function_has_no_names(synthetic):
+    def starred(*args):
+        args[0][0] = 7.0
+        return 2 * args[0]
+
+    assert "changed its input `args[0]` in place" in H.check("99.double", starred).message
+    # a built-in method has no signature inspect can read: its input is named by its place
+    assert "changed its input (its first argument) in place" in H.check("99.double", torch.Tensor.zero_).message
+
+
+def test_changes_seen_through_a_view_and_through_its_base():
+    from helpers.exercises.inputs import changed_input, snapshot
+
+    weight = torch.arange(6.0).reshape(3, 2).clone()  # a tensor of its own, not a view
+    column = weight[:, 0]  # a view: its base is weight
+
+    def writes_other_column(w):
+        w._base[:, 1] = 0.0  # writes into the base, outside the view itself
+        return w
+
+    saved = snapshot((column,))
+    writes_other_column(column)
+    assert "the tensor it is a view of changed: entry [0, 1] was 1 and is now 0" in changed_input(
+        writes_other_column, saved)
+
+    nan = torch.tensor([float("nan"), 1.0])
+    saved = snapshot((nan,))
+    assert changed_input(lambda t: t, saved) is None  # nan stays nan: nothing changed
+
+
+def test_a_design_proposal_that_changes_its_input_fails_naming_it():
+    from helpers.exercises.kinds import Design
+
+    def keeps(positions):
+        return (positions.double() * 0.01).sin()
+
+    def in_place(positions):
+        return positions.mul_(0).double()
+
+    design = Design("99.design", "a design", ("a", "b"), 'H.check("99.design", x)', question="?",
+                    properties=(("defined", lambda fn: (fn(torch.arange(3)).shape == (3,), "it is.")),))
+    assert design.check(keeps, {}).passed
+    failed = design.check(in_place, {})
+    assert failed.status == "failed" and "your function changed its input `positions` in place (entry [1] was 1 " \
+        "and is now 0)" in failed.message
+
+
+def test_an_answer_that_leaves_pytorch_fails_where_autograd_is_asked(synthetic):
+    core.implement(
+        "99.graph", title="double a tensor, in PyTorch", reference=_twice, autograd=True,
+        cases=[Case("x = 0, 1, 2", (torch.arange(3.0),)), Case("x = 1, 2 as integers", (torch.tensor([1, 2]),))],
+        mistakes={"tripled": (lambda x: 3 * x, "by 2."), "squared": (lambda x: x * x, "by 2."),
+                  "kept": (lambda x: x.clone(), "by 2.")},
+        hints=("Multiply.", "By two."), solution=SOLUTION.replace("99.double", "99.graph"))
+    assert H.check("99.graph", _twice).passed
+    assert H.check("99.double", lambda x: torch.from_numpy(2 * x.numpy())).passed  # no autograd asked there
+    detached = H.check("99.graph", lambda x: 2 * x.detach())
+    assert detached.status == "failed" and "your function's result does not carry gradients: called with `x` " \
+        "requiring gradients (requires_grad=True, as in training), it returned a tensor with no grad_fn" in \
+        detached.message and "on a GPU" in detached.message
+    numpy = H.check("99.graph", lambda x: 2 * x.numpy())
+    assert numpy.status == "failed" and "your function raised RuntimeError: Can't call numpy() on Tensor that " \
+        "requires grad" in numpy.message
+    listed = H.check("99.graph", lambda x: torch.tensor([2 * v for v in x.tolist()], dtype=x.dtype))
+    assert listed.status == "failed" and "does not carry gradients" in listed.message
+
+
+def test_a_part_check_runs_once_every_case_matches(synthetic):
+    calls = []
+
+    def part(answer):
+        calls.append(answer)
+        return "helper_part returned the wrong thing." if answer is _twice else None
+
+    core.implement(
+        "99.part", title="double, with a part", reference=_twice, part_check=part,
+        cases=[Case("x = 0, 1, 2", (torch.arange(3.0),))],
+        mistakes={"tripled": (lambda x: 3 * x, "by 2."), "squared": (lambda x: x * x, "by 2."),
+                  "kept": (lambda x: x.clone(), "by 2.")},
+        hints=("Multiply.", "By two."), solution=SOLUTION.replace("99.double", "99.part"))
+    assert H.check("99.part", lambda x: 3 * x).status == "failed" and not calls  # a wrong output: no part check
+    assert H.check("99.part", _twice).message == "99.part · failed: helper_part returned the wrong thing.\n" \
+        'More help: H.hint("99.part") for a hint, H.solution("99.part") for the solution.'
+
+
+def test_companion_finds_the_part_the_answer_calls():
+    from helpers.exercises.exercise import companion
+
+    namespace = {}
+    exec("def helper_part(x):\n    return x\n\ndef my_answer(x):\n    return helper_part(x)\n\n"
+         "def my_other(x):\n    return x\n", namespace)
+    assert companion(namespace["my_answer"], "helper_part") is namespace["helper_part"]
+    assert companion(namespace["my_other"], "helper_part") is None  # defined, but not called by this answer
+    assert companion(len, "helper_part") is None and companion(42, "helper_part") is None
 
 
 def test_predict_matches_keys_case_insensitively_and_lists_choices(synthetic):

@@ -56,7 +56,11 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                          "zero: with L − 1 = 0, the code 0 / 0 is nan"),
                         (lambda n: torch.arange(n) // n, "one code per position",
                          "Your codes are integers (int64): integer division (//) or an integer dtype rounds every "
-                         "fraction down")],
+                         "fraction down"),
+                        (lambda n: 0.5 + torch.arange(n, dtype=torch.float64) * 1e-12, "one code per position",
+                         "positions 0 and 1 get the codes 0.5 and 0.5, only 1e-12 apart: codes closer than 10⁻⁹ "
+                         "count as one"),
+                        (lambda n: torch.zeros(n, 1), "bounded", "for a sentence of 1 word it returned shape (1, 1)")],
     "03.fixed_code": [(lambda p: p / len(p), "the same for a position whatever the sentence", "position 1 gets 0.1"),
                       (lambda p: p.double(), "bounded", "outside [−1, 1]"),
                       (lambda p: torch.tanh(p / 1000.0), "able to tell neighbours apart",
@@ -75,11 +79,23 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                        "with one code. Distinct codes for the positions 0 … 99 are not enough: a position code must "
                        "not repeat exactly"),
                       (lambda pos: torch.tanh(pos.double()), "one code per position",  # 1 in float64 from 11 on
-                       "from position 11 on your code stays at 1: it has flattened out (saturated)")],
+                       "from position 11 on your code stays at 1: it has flattened out (saturated)"),
+                      (lambda pos: torch.sin(pos.half()), "bounded",  # inf past 65 504, and sin(inf) is nan
+                       "position 65802 gets the code nan: every position past 65 504 does, and none before: float16's "
+                       "largest number is 65 504"),
+                      (lambda pos: torch.sqrt(pos.double()) / 100, "bounded",  # grows: lesson 01's problem
+                       "position 10967 gets the code 1.04723, outside [−1, 1]: the raw index's problem")],
     "04.apart": [(lambda p: torch.sin(p.double())[:, None], "apart for every two positions", "positions 11 and 344"),
                  (lambda p: p[:, None].double(), "bounded", "outside [−1, 1]"),
                  (lambda p: torch.stack((torch.sin(p.double() / 400), torch.cos(p.double() / 400)), -1),
-                  "apart for every two positions", "2π/2000 ≈ 0.003")],
+                  "apart for every two positions", "2π/2000 ≈ 0.003"),
+                 (lambda p: H.sinusoidal(len(p), 16), "computed from the position alone",  # counts, ignores values
+                  "called with the positions [5, 6, 700, 1999, 42], your code gives position 5 (row 0) another code "
+                  "than row 5 of a run over 0 … 2999"),
+                 (lambda p: H.sinusoidal(3000, 16)[: len(p)], "computed from the position alone",
+                  "another code than row 5"),
+                 (lambda p: torch.sin(p.half()[:, None] * torch.tensor([1.0, 0.01], dtype=torch.float16)), "bounded",
+                  "float16's largest number is 65 504")],
     "05.offset_only": [(lambda d: torch.randn(d, d, generator=torch.Generator().manual_seed(0)), "offset-only",
                         "depends on where the two positions sit, not only on their offset. A[0, 2] = -0.2506 mixes "
                         "pair 0 (features 0, 1) with pair 1"),
@@ -100,7 +116,12 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                         (lambda v, p: v * math.cos(p), "offset-only", "must depend on n − m alone"),
                         (lambda v, p: v * (-1) ** p, "position-aware",
                          "offsets 0 and 2 score the same for every q and k tried: the score sees only the parity of "
-                         "the offset")],
+                         "the offset"),
+                        (lambda v, p: _interleaved_rotation(v, p * 2 * math.pi / 10, base=1.0), "position-aware",
+                         "offsets 0 and 10 score the same for every q and k tried: the score repeats every 10 steps "
+                         "of the offset"),
+                        (lambda v, p: _interleaved_rotation(v, p * 2 * math.pi / 37, base=1.0), "position-aware",
+                         "the score repeats every 37 steps of the offset")],
 }
 
 
@@ -140,3 +161,23 @@ def test_the_shared_code_threshold_is_honest_for_the_lessons_sine():
 def test_a_one_word_sentence_reads_word_not_words():
     result = H.check("02.bounded_code", lambda n: torch.arange(n) / (n - 1))
     assert "1 words" not in result.message and "a sentence of 1 word," in result.message
+
+
+def test_every_design_check_refuses_a_proposal_that_writes_into_its_tensor_input():
+    """The designs whose proposal receives a tensor (03 and 04 the positions, 06 the vector v): a right proposal
+    that also writes into that tensor fails, naming it; the designs that receive numbers have nothing to change."""
+    scribbling = {
+        "03.fixed_code": lambda positions: _scribble(positions, torch.sin(0.05 * positions.double())),
+        "04.apart": lambda positions: _scribble(positions, H.sinusoidal(int(positions.max()) + 1, 16)[positions]),
+        "06.rotate_after": lambda v, p: _scribble(v, _interleaved_rotation(v.clone(), p)),
+    }
+    for exercise_id, proposal in scribbling.items():
+        result = H.check(exercise_id, proposal)
+        name = "`v`" if exercise_id.startswith("06") else "`positions`"
+        assert result.status == "failed" and f"your function changed its input {name} in place" in result.message, \
+            result.message
+
+
+def _scribble(tensor, out):
+    tensor.view(-1)[-1] += 1  # the last entry: a change the output above cannot show
+    return out

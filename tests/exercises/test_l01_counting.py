@@ -26,14 +26,27 @@ def loop_entropy(weights):
     H.attention_entropy,
     lambda w: torch.special.entr(w).sum(-1),
     lambda w: -torch.xlogy(w, w).sum(dim=-1),
-    lambda w: loop_entropy(w).astype(np.asarray(w).dtype),
     lambda w: torch.special.entr(w.double()).sum(-1).to(w.dtype),
-    lambda w: torch.tensor([-sum(a * math.log(a) for a in row if a > 0) for row in w.reshape(-1, w.shape[-1]).tolist()],
-                           dtype=w.dtype).reshape(w.shape[:-1]),
-], ids=["helper", "entr", "xlogy", "numpy loop, cast to the input's dtype", "float64 inside, cast back",
-        "python loops"])
+    lambda w: torch.stack([-sum(a * torch.log(a) for a in row if a > 0) if bool((row > 0).any()) else row.sum() * 0
+                           for row in w.reshape(-1, w.shape[-1])]).reshape(w.shape[:-1]),
+], ids=["helper", "entr", "xlogy", "float64 inside, cast back", "python loops over tensors"])
 def test_correct_answers_pass(answer):
     assert_passes(ID, answer)
+
+
+@pytest.mark.parametrize("answer", [
+    lambda w: torch.from_numpy(loop_entropy(w.detach()).astype(np.asarray(w.detach()).dtype)),
+    lambda w: loop_entropy(w).astype(np.asarray(w).dtype),
+    lambda w: torch.tensor([-sum(a * math.log(a) for a in row if a > 0) for row in w.reshape(-1, w.shape[-1]).tolist()],
+                           dtype=w.dtype).reshape(w.shape[:-1]),
+    lambda w: torch.special.entr(w).sum(-1).detach(),
+], ids=["numpy round trip", "numpy array returned", "python floats rebuilt into a tensor", "detached"])
+def test_right_numbers_that_left_pytorch_fail_naming_it(answer):
+    """The numbers are right on every case, but the result carries no gradient (and on a GPU a numpy round trip
+    would come back on the CPU): the message says the function left PyTorch."""
+    result = H.check(ID, answer)
+    assert result.status == "failed" and "requiring gradients (requires_grad=True, as in training)" in \
+        result.message and "Somewhere your function leaves PyTorch" in result.message, result.message
 
 
 @pytest.mark.parametrize("answer", [

@@ -228,3 +228,16 @@ def test_the_tasks_float64_is_enforced():
     assert float32.status == "failed" and "dtype: the task asks for float64 (as the task says: float32 codes " \
         "near ±1 lie 6·10⁻⁸ apart" in float32.message, float32.message
     assert H.check("03.smallest_gap", lambda w, n: torch.tensor(float(_brute_force(w, n)), dtype=torch.float64)).passed
+
+
+def test_near_collision_asks_for_the_comparison_the_check_makes():
+    """The task compares |cos(ω(i + j)/2)| with |sin(ω(j − i)/2)|, the 2 left aside, as the check does: at ω = 0.36
+    2·|cos| > |sin| although |cos| < |sin|, and the check wants "mirror" there."""
+    from helpers.exercises.core import get
+
+    question = get("03.near_collision").question
+    assert "Compare |cos(ω(i + j)/2)| with |sin(ω(j − i)/2)| (leave the 2 aside)" in question
+    i, j, _ = H.closest_pair(torch.sin(0.36 * torch.arange(50, dtype=torch.float64)))
+    cos_factor, sin_factor = abs(math.cos(0.36 * (i + j) / 2)), abs(math.sin(0.36 * (j - i) / 2))
+    assert cos_factor < sin_factor < 2 * cos_factor
+    assert H.check("03.near_collision", "mirror", omega=0.36, length=50).passed

@@ -108,11 +108,24 @@ def test_the_output_keeps_x_dtype():
            "(the input's dtype), got float32." in result.message
 
 
-def test_a_rope_that_changes_x_in_place_is_still_checked_fairly():
+def test_a_rope_that_changes_x_in_place_fails_naming_x():
+    """The right rotation, written back into the caller's x: the output is right, the input is not."""
     def in_place(x, positions, base=10000.0, layout="interleaved"):
         x.copy_(rope(x, positions, base, layout))
         return x
-    assert_passes(ID, in_place)
+
+    result = H.check(ID, in_place)
+    assert result.status == "failed" and "your function changed its input `x` in place" in result.message
+    assert "work on a copy (x.clone())" in result.message, result.message
+
+
+def test_a_rope_that_leaves_pytorch_fails_naming_it():
+    def through_numpy(x, positions, base=10000.0, layout="interleaved"):
+        return torch.from_numpy(rope(x, positions, base, layout).detach().numpy())
+
+    result = H.check(ID, through_numpy)
+    assert result.status == "failed" and "your function's result does not carry gradients: called with `x` " \
+        "requiring gradients" in result.message, result.message
 
 
 def test_no_hint_hands_over_the_two_lines_of_turned_pairs():

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 import helpers as H
+from helpers.exercises import core
 from helpers.relative import alibi_slopes, t5_bucket
 
 from .kit import assert_diagnosed, assert_fails_undiagnosed, assert_passes, solved_function
@@ -108,7 +109,7 @@ def python_loops(relative_position, bidirectional, num_buckets, max_distance):
     return torch.tensor(out).reshape(relative_position.shape)
 
 
-def numpy_int32(relative_position, bidirectional, num_buckets, max_distance):
+def numpy_int32(relative_position, bidirectional, num_buckets, max_distance, log_dtype=np.float32):
     n = -relative_position.numpy().astype(np.int64)  # Mesh TensorFlow works with query − key
     ret = np.zeros_like(n)
     if bidirectional:
@@ -118,7 +119,7 @@ def numpy_int32(relative_position, bidirectional, num_buckets, max_distance):
     else:
         n = np.maximum(n, 0)
     max_exact = num_buckets // 2
-    large = max_exact + (np.log(np.maximum(n, 1).astype(np.float32) / max_exact) / math.log(max_distance / max_exact)
+    large = max_exact + (np.log(np.maximum(n, 1).astype(log_dtype) / max_exact) / math.log(max_distance / max_exact)
                          * (num_buckets - max_exact)).astype(np.int64)
     large = np.minimum(large, num_buckets - 1)
     return (ret + np.where(n < max_exact, n, large)).astype(np.int32)
@@ -152,7 +153,23 @@ T5_MISTAKES = {
     "buckets not halved when bidirectional": lambda r, b, n, m: _variant(r, b, n, m, halve=False),
     "causal distance taken as |offset|": lambda r, b, n, m: _variant(r, b, n, m, absolute=True),
     "far buckets not capped at the last bucket": lambda r, b, n, m: _variant(r, b, n, m, cap=False),
+    "the log computed in half precision": lambda r, b, n, m: numpy_int32(r, b, n, m, log_dtype=np.float16),
 }
+
+
+def test_t5_is_checked_at_sizes_where_half_precision_moves_a_bucket():
+    """At the lesson's (32 buckets, max_distance 128) a float16 log happens to give T5's buckets up to distance
+    5000; at (32, 1000) it moves some distances into another bucket (worked out against plain Python in float64,
+    where a float32 log gives the same buckets)."""
+    far = torch.arange(-5000, 5001)
+    half = numpy_int32(far, False, 32, 1000, log_dtype=np.float16)
+    exact = python_loops(far, False, 32, 1000)
+    assert 0 < int((torch.as_tensor(half) != exact).sum()) < 10
+    assert torch.equal(torch.as_tensor(numpy_int32(far, False, 32, 128, log_dtype=np.float16)).long(),
+                       python_loops(far, False, 32, 128))
+    labels = [c.label for c in core.get("07.t5_bucket").prepared()[0]]
+    assert any("num_buckets=32, max_distance=1000" in label for label in labels)
+    assert any("num_buckets=128, max_distance=4096" in label for label in labels)
 
 
 @pytest.mark.parametrize("name", list(T5_MISTAKES))

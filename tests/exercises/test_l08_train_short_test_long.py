@@ -3,6 +3,7 @@ independent answers, its catalogued mistakes, and the right answer of the predic
 lesson's own claims."""
 
 import math
+import re
 
 import pytest
 import torch
@@ -134,3 +135,20 @@ def test_cross_entropy_with_the_classes_last_is_explained():
     assert "raised RuntimeError: Expected target size" in message
     assert "What it means: F.cross_entropy wants the classes on dim 1: it read your logits (32, 64, 16) as 64 " \
         "classes at 16 places. Pass logits.transpose(1, 2)" in message, message
+
+
+@pytest.mark.parametrize(("exercise_id", "right", "holding"), [
+    ("08.text_past_l", "alibi and no positions", ("alibi", "no positions")),
+    ("08.flat_past_l", "alibi only", ("alibi",)),
+])
+def test_a_wrong_choice_explains_its_misconception_without_naming_the_right_set(exercise_id, right, holding):
+    """A second try must take thought: no wrong choice's message says which models hold (the set is left to
+    H.solution), though it may say why a model it names fails."""
+    for choice in get(exercise_id).choices:
+        if choice == right:
+            continue
+        message = H.check(exercise_id, choice).message.lower()
+        assert right not in message and "only alibi" not in message, (choice, message)
+        assert not re.search(r"(alibi|no positions)[^.:;]* (holds|stays flat)", message) or choice == "alibi only", \
+            (choice, message)
+        assert "no positions holds" not in message and "with no positions" not in message, (choice, message)

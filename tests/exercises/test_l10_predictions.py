@@ -60,3 +60,13 @@ def test_wrong_layout_is_offset_only_but_a_different_function_of_the_offset():
     assert (rows["interleaved"][1:] - rows["half"][1:]).abs().max() > 0.1  # but not elsewhere: not "a"
     # and H.rope's half layout is the hand-written one
     assert torch.allclose(H.rope(q.expand(n, d).contiguous(), layout="half"), _turn_pairs(q.expand(n, d), pos, half, d))
+
+
+def test_every_title_is_a_lower_case_noun_phrase():
+    """The stubs print "NN.name · not attempted yet: <title>.": a title reads as a phrase, not an instruction."""
+    from helpers.exercises.core import get
+
+    for exercise_id in H.EXERCISES:
+        title = get(exercise_id).title
+        assert title[0] == title[0].lower() and not title.endswith("."), (exercise_id, title)
+    assert get("10.wrong_layout").title == "a checkpoint loaded with the wrong layout"

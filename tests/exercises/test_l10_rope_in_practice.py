@@ -18,21 +18,41 @@ def hugging_face_permute(weight, n_heads):
     return weight.view(n_heads, dim1 // n_heads // 2, 2, dim2).transpose(1, 2).reshape(dim1, dim2)
 
 
-def permutation_matrix_numpy(weight, n_heads):
-    rows = weight.shape[0]
+def _permutation_matrix(rows, n_heads):
     head_dim = rows // n_heads
     p = np.zeros((rows, rows))
     for h in range(n_heads):
         for j in range(head_dim // 2):
             p[h * head_dim + j, h * head_dim + 2 * j] = 1.0
             p[h * head_dim + head_dim // 2 + j, h * head_dim + 2 * j + 1] = 1.0
-    return p @ weight.numpy()
+    return p
 
 
-@pytest.mark.parametrize("fn", [hugging_face_permute, permutation_matrix_numpy, solved_function(ID)],
+def permutation_matrix(weight, n_heads):
+    # a one-hot matrix product moves each number exactly: 1·w + 0·(the others) = w
+    return torch.from_numpy(_permutation_matrix(weight.shape[0], n_heads)).to(weight.dtype) @ weight
+
+
+def permutation_matrix_numpy(weight, n_heads):
+    return torch.from_numpy(_permutation_matrix(weight.shape[0], n_heads) @ weight.detach().numpy()).to(weight.dtype)
+
+
+@pytest.mark.parametrize("fn", [hugging_face_permute, permutation_matrix, solved_function(ID)],
                          ids=["hugging_face", "permutation_matrix", "solution"])
 def test_correct_answers_pass(fn):
     assert_passes(ID, fn)
+
+
+def test_the_right_rows_through_numpy_fail_naming_it():
+    result = assert_fails_undiagnosed(ID, permutation_matrix_numpy)
+    assert "your function's result does not carry gradients: called with `weight` requiring gradients" in \
+        result and "Somewhere your function leaves PyTorch" in result
+
+
+def test_a_cast_is_named_as_the_dtype():
+    """The float32 rows of a float64 weight print as the same six digits: the message names the dtype."""
+    result = assert_fails_undiagnosed(ID, lambda w, n: hugging_face_permute(w, n).float())
+    assert "dtype: the task asks for float64 (weight's own dtype" in result, result
 
 
 def test_the_reordered_weights_give_the_same_scores_in_the_half_layout():

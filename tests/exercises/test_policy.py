@@ -1,5 +1,6 @@
 """The tolerance and dtype policy and the messages, on every implement exercise of the course:
-half precision fails everywhere and is named, correct answers in float32, float64 or numpy pass,
+half precision fails everywhere and is named, correct answers in float32, float64 or numpy pass (numpy
+fails, naming it, where a tensor goes in and one comes out), answers that write into their inputs fail,
 every catalogued mistake is named from its own coding, and the first difference is named in the
 exercise's own terms (never a bare flat index)."""
 
@@ -19,7 +20,11 @@ def _ids(exercises):
 
 
 def _reference_then(exercise, transform):
-    return lambda *args: transform(compare.to_tensor(exercise.reference(*args)))
+    """The reference's output, transformed; a tensor output keeps its autograd graph (as a learner's would)."""
+    def answer(*args):
+        out = exercise.reference(*args)
+        return transform(out if isinstance(out, torch.Tensor) else compare.to_tensor(out))
+    return answer
 
 
 def test_the_policy_is_written_down_with_the_numbers_the_checker_uses():
@@ -69,19 +74,49 @@ def test_a_half_precision_answer_fails_where_integers_are_asked(exercise):
 
 @pytest.mark.parametrize("exercise", FLOATING, ids=_ids(FLOATING))
 def test_correct_outputs_in_float32_float64_or_numpy_pass(exercise):
-    if exercise.rtol == exercise.atol == 0.0:  # moved, not computed: the same values in float64 or numpy pass
-        assert H.check(exercise.id, _reference_then(exercise, lambda t: t.double())).passed
-        assert H.check(exercise.id, _reference_then(exercise, lambda t: t.numpy())).passed
-    elif exercise.dtype is None:
+    if exercise.dtype is None:
         for dtype in (torch.float32, torch.float64):
             result = H.check(exercise.id, _reference_then(exercise, lambda t, dtype=dtype: t.to(dtype)))
             assert result.passed, result.message
-        assert H.check(exercise.id, _reference_then(exercise, lambda t: t.double().numpy())).passed
     else:  # the task states the dtype: the same values in another float dtype fail on the dtype
         assert H.check(exercise.id, _reference_then(exercise, lambda t: t.clone())).passed
         other = H.check(exercise.id, lambda *args: compare.to_tensor(exercise.reference(*args)).to(
             torch.float32 if exercise.dtype(args) == torch.float64 else torch.float64))
         assert other.status == "failed" and "dtype: the task asks for" in other.message
+    numpy = H.check(exercise.id, _reference_then(exercise, lambda t: t.detach().numpy()))
+    if exercise.autograd:  # a tensor in, a tensor out: the right numbers through numpy lose the gradient
+        assert numpy.status == "failed" and "Somewhere your function leaves PyTorch" in numpy.message, numpy.message
+    else:
+        assert numpy.passed, numpy.message
+
+
+def test_autograd_is_asked_exactly_where_a_tensor_goes_in_and_one_comes_out():
+    asked = {e.id for e in IMPLEMENT if e.autograd}
+    assert asked == {"01.attention_entropy", "06.rope", "08.loss_by_position", "10.half_layout_rows"}
+    for exercise in IMPLEMENT:
+        cases, _, _ = exercise.prepared()
+        takes_floats = any(isinstance(a, torch.Tensor) and a.is_floating_point() for c in cases for a in c.args)
+        assert takes_floats == exercise.autograd, exercise.id
+
+
+@pytest.mark.parametrize("exercise", IMPLEMENT, ids=_ids(IMPLEMENT))
+def test_every_answer_that_writes_into_its_inputs_fails_naming_the_input(exercise):
+    """The reference's output, after the answer wrote into its first tensor input: the output is right, the
+    caller's tensor is not, and the message names that input as the learner's function calls it."""
+    cases, _, _ = exercise.prepared()
+    if not any(isinstance(a, torch.Tensor) for c in cases for a in c.args):
+        return  # nothing to change: the inputs are numbers
+
+    def scribbles(*args):
+        out = compare.to_tensor(exercise.reference(*args)).clone()
+        for a in args:
+            if isinstance(a, torch.Tensor) and a.numel():
+                a.view(-1)[0] = a.view(-1)[0] + 1
+                break
+        return out
+
+    result = H.check(exercise.id, scribbles)
+    assert result.status == "failed" and "your function changed its input `args[" in result.message, result.message
 
 
 @pytest.mark.parametrize("exercise", IMPLEMENT, ids=_ids(IMPLEMENT))

@@ -1,10 +1,13 @@
-"""The wrong answers a cold attempt of the exercises fed to the checker, each written out here as a
+"""The wrong answers cold attempts of the exercises fed to the checker, each written out here as a
 learner would write it (not with the modules' own codings): each is named, or its message says
-which property fails."""
+which property fails; the last group runs each answer inside its lesson's stub, as the learner did."""
 
 import math
 import re
+import textwrap
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 import torch
@@ -98,7 +101,7 @@ PROBE = [
     ("03.smallest_gap", lambda w, n: torch.tensor(np.diff(np.sort(np.sin(w * np.arange(n)))).min() ** 2),
      "squared distance"),
     ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, base, sign=+1.0),
-     "ω_i = base^(+2i/d): the exponent's sign"),
+     "angle p / ω_i instead of p·ω_i (the same as ω_i = base^(+2i/d))"),
     ("04.sinusoidal", lambda n, d, base=10000.0: _table_d_minus_one(n, d, base),
      "exponent −2i/(d − 1) instead of −2i/d"),
     ("04.sinusoidal", lambda n, d, base=10000.0: _table(n, d, 10000.0), "base fixed at 10000"),
@@ -272,3 +275,111 @@ def test_no_pass_message_says_right_twice():
 def test_the_pi_offset_answer_speaks_of_the_lessons_byte_text():
     message = H.check("09.pi_offset", "0.5").message
     assert "digit" not in message and "the key 7 bytes back" in message
+
+
+# --- the third cold attempt: the eleven wrong answers that passed, each run in its lesson's own stub -------------
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def in_stub(exercise_id: str, body: str):
+    """The exercise cell as its notebook ships it, with ``body`` in place of the stub's raise NotImplementedError
+    (the rest of the cell kept as printed); returns the my_… function the check is given."""
+    lesson = next(NOTEBOOKS.glob(f"{exercise_id[:2]}_*.ipynb"))
+    cell = next(c for c in nbformat.read(lesson, as_version=4).cells
+                if c.cell_type == "code" and f'H.check("{exercise_id}"' in c.source)
+    lines = cell.source.splitlines()
+    stub = next(n for n, line in enumerate(lines) if "raise NotImplementedError" in line)
+    indent = lines[stub][: len(lines[stub]) - len(lines[stub].lstrip())]
+    lines[stub: stub + 1] = [indent + line for line in textwrap.dedent(body).strip().splitlines()]
+    namespace = {"H": H, "torch": torch, "math": math}
+    exec("\n".join(line for line in lines if not line.startswith("H.check(")), namespace)
+    (name,) = [n for n in namespace if n.startswith("my_")]
+    return namespace[name]
+
+
+PASSED_BEFORE = [
+    # (exercise, the learner's body, words the failure message must hold)
+    ("01.attention_entropy", """
+        weights[weights == 0] = 1.0
+        return -weights * torch.log(weights)
+     """, "your function changed its input `weights` in place (entry [0, 2] was 0 and is now 1)"),
+    ("01.attention_entropy", """
+        safe = torch.where(weights > 0, weights, torch.ones_like(weights))
+        return (-weights * torch.log(safe)).sum(-1, keepdim=True)
+     """, "entropy_terms(weights) returned shape (2, 1) for weights of shape (2, 4). It should return one term "
+          "per weight"),
+    ("01.attention_entropy", """
+        import numpy as np
+        a = weights.detach().cpu().numpy(); s = np.where(a > 0, a, 1.0)
+        return torch.from_numpy(-a * np.log(s))
+     """, "your function's result does not carry gradients: called with `weights` requiring gradients"),
+    ("02.bounded_code", "return p / 100_000",
+     "in a sentence of 1 000 000 words, position 999 997 gets the code 9.99997, outside [−1, 1]"),
+    ("02.bounded_code", "return torch.sin(p * math.pi)",
+     "positions 0 and 1 get the codes 0 and 1.22465e-16, only 1.2e-16 apart: codes closer than 10⁻⁹ count as one"),
+    ("02.bounded_code", "return (p / max(length - 1, 1))[:, None]",
+     "it returned shape (1, 1); return one code per word as a flat tensor of shape (length,)"),
+    ("04.apart", "return H.sinusoidal(len(positions), 16)",
+     "called with the positions [5, 6, 700, 1999, 42], your code gives position 5 (row 0) another code than row 5"),
+    ("06.rope", """
+        a, b = x[..., 0::2], x[..., 1::2]; c, s = theta.cos(), theta.sin()
+        a_old = a.clone()
+        a.mul_(c).sub_(b * s); b.mul_(c).add_(a_old * s)
+        return a, b
+     """, "your function changed its input `x` in place"),
+    ("06.rotate_after", "return turn(v, p * 2 * math.pi / 9)",
+     "offsets 0 and 9 score the same for every q and k tried: the score repeats every 9 steps of the offset"),
+    ("07.t5_bucket",
+     "return exact + (torch.log(r.half() / exact) / math.log(max_distance / exact) * (n - exact)).long()",
+     "known mistake: the log computed in half precision"),
+    ("10.half_layout_rows", """
+        new = torch.cat([heads[:, evens], heads[:, odds]], dim=1); heads[:] = new; return heads
+     """, "your function changed its input `weight` in place"),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "body", "words"), PASSED_BEFORE,
+                         ids=[f"{e}:{w[:40]}" for e, _, w in PASSED_BEFORE])
+def test_each_answer_that_passed_before_now_fails_naming_its_cause(exercise_id, body, words):
+    result = H.check(exercise_id, in_stub(exercise_id, body))
+    assert result.status == "failed" and words in result.message, result.message
+
+
+def test_the_in_place_answers_would_have_changed_the_callers_tensor():
+    """What the messages above guard against, shown on the answers themselves: the caller's tensor changes."""
+    entropy = in_stub("01.attention_entropy", PASSED_BEFORE[0][1])
+    weights = torch.tensor([[0.5, 0.5, 0.0]])
+    entropy(weights)
+    assert weights.tolist() == [[0.5, 0.5, 1.0]]
+    rope = in_stub("06.rope", PASSED_BEFORE[7][1])
+    q = torch.ones(2, 4, dtype=torch.float64)
+    rope(q, torch.tensor([0, 1]))
+    assert q[1].tolist() != [1.0, 1.0, 1.0, 1.0]
+    convert = in_stub("10.half_layout_rows", PASSED_BEFORE[10][1])
+    weight = torch.arange(8.0)[:, None].repeat(1, 2)
+    convert(weight, 1)
+    assert weight[:, 0].tolist() == [0.0, 2.0, 4.0, 6.0, 1.0, 3.0, 5.0, 7.0]
+
+
+def test_the_right_answers_in_the_same_stubs_pass():
+    """The harness itself: the lessons' right bodies, in the same stubs, pass (so the failures above are the
+    answers', not the harness's)."""
+    right = [
+        ("01.attention_entropy", "return -weights * torch.where(weights > 0, weights, torch.ones_like(weights)).log()"),
+        ("02.bounded_code", "return p / length"),
+        ("04.apart", """
+            p = positions.to(torch.float64)[:, None]
+            omega = torch.tensor([1.0, 0.1, 0.01, 0.001], dtype=torch.float64)
+            return torch.cat((torch.sin(p * omega), torch.cos(p * omega)), dim=-1)
+         """),
+        ("06.rope", "return x[..., 0::2] * theta.cos() - x[..., 1::2] * theta.sin(), "
+                    "x[..., 0::2] * theta.sin() + x[..., 1::2] * theta.cos()"),
+        ("06.rotate_after", "return turn(v, p * H.frequencies(len(v), dtype=torch.float64))"),
+        ("07.t5_bucket",
+         "return exact + (torch.log(r.float() / exact) / math.log(max_distance / exact) * (n - exact)).long()"),
+        ("10.half_layout_rows", "return heads[:, torch.cat((evens, odds))]"),
+    ]
+    for exercise_id, body in right:
+        result = H.check(exercise_id, in_stub(exercise_id, body))
+        assert result.passed, (exercise_id, result.message)
