@@ -1,4 +1,5 @@
-# Two commands for a learner: `make lab` and `make test`. Everything else is for maintainers.
+# Two commands for a learner: `make lab` and `make test`; `make check` is the contributor's quick loop.
+# Everything else is for maintainers.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -18,7 +19,7 @@ CHECK_FIGURES := COURSE_CHECK_FIGURE_TEXT=1
 TORCH_PIN   := $(shell grep -m1 '^torch==' requirements.txt)
 TORCH_INDEX ?= $(if $(filter Linux,$(shell uname -s)),https://download.pytorch.org/whl/cpu,)
 
-.PHONY: setup setup-test lab test test-unit test-notebooks test-portable notebooks notebook lint bench clean \
+.PHONY: setup setup-test lab test check test-unit test-notebooks test-portable notebooks notebook lint bench clean \
 	setup-colab test-colab test-browser bench-sliders site
 
 # What a learner needs: the course's pins and the helpers package, nothing for testing.
@@ -61,7 +62,17 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: setup
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
-test: setup-test lint test-unit test-notebooks test-portable test-colab test-browser
+# Every test, target by target, then a table of where the time went (tools/time_targets.py).
+TEST_TARGETS := lint test-unit test-notebooks test-portable test-colab test-browser
+test: setup-test setup-colab
+	@$(PY) tools/time_targets.py $(TEST_TARGETS)
+
+# The edit-test loop, a few minutes: lint, the unit tests of what changed (uncommitted files, or the
+# last commit's), one lesson under nbval with its exercises solved (tools/check_changes.py says which).
+check: setup-test
+	$(PY) -m ruff check .
+	$(PY) tools/setup_cell.py --check-release
+	$(PY) tools/check_changes.py
 
 lint: setup-test
 	$(PY) -m ruff check .
@@ -76,24 +87,32 @@ test-notebooks: setup-test
 
 # What nbval compares must be equal on every CPU and thread count. The notebooks are regenerated
 # with this machine's best kernels and torch's default threads; check them with PyTorch's portable
-# kernels (what an older or non-x86 CPU computes) and with one thread.
+# kernels (what an older or non-x86 CPU computes) here, and with one thread in test-colab.
+# This run takes copies of the lessons with every exercise solved (tools/solved_notebooks.py): each
+# check must say "passed" inside its lesson, and every other output must still be the committed one.
+SOLVED := _build/solved
 test-portable: setup-test
-	$(CHECK_FIGURES) ATEN_CPU_CAPABILITY=default $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
-	$(CHECK_FIGURES) OMP_NUM_THREADS=1 $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	rm -rf $(SOLVED)
+	$(PY) tools/solved_notebooks.py --out $(SOLVED) notebooks/[0-9][0-9]_*.ipynb
+	$(CHECK_FIGURES) ATEN_CPU_CAPABILITY=default $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope $(SOLVED)
 
 # Every notebook under nbval, and the widget and explorer tests (Matplotlib 3.10's own text
-# cache among them), with Colab's library versions.
+# cache among them), with Colab's library versions. The notebooks run with one torch thread: the
+# same torch as the main environment, so this one run also shows that no compared number depends
+# on the thread count (the library versions change figures and widgets, not torch's arithmetic).
 test-colab: setup-colab
-	$(COLAB_PY) -m pytest tests/live tests/explorers -q
-	$(CHECK_FIGURES) $(PARALLEL) $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	$(COLAB_PY) -m pytest tests/live tests/explorers -q -n 2
+	$(CHECK_FIGURES) OMP_NUM_THREADS=1 $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
 
 # JupyterLab driven by headless Chromium: run each lesson, move a slider, see the figure change.
+# Two workers, each with its own JupyterLab and Chromium (tests/browser/conftest.py): one lesson's
+# kernel computes while the other's page loads and renders.
 BROWSER_ARTIFACTS := test-artifacts/browser
 NO_BROWSER := !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
 
 test-browser: setup-test site
 	@echo "browser test: screenshots in $(BROWSER_ARTIFACTS)/"
-	BROWSER_ARTIFACTS=$(BROWSER_ARTIFACTS) $(PY) -m pytest tests/browser -v -s -rs -p no:cacheprovider
+	BROWSER_ARTIFACTS=$(BROWSER_ARTIFACTS) $(PY) -m pytest tests/browser -v -rs -n 2 -p no:cacheprovider
 	@if [ -x "$${CHROMIUM:-/usr/bin/chromium}" ]; then \
 		echo "browser test: before/after screenshots saved in $(BROWSER_ARTIFACTS)/"; \
 	else \

@@ -6,7 +6,7 @@ stand-in), and moving its sliders from the keyboard to three settings must redra
 it with the table of ``H.sinusoidal`` at each: the numbers the page drew, to 1e-6, and the
 heatmap's pixels, Matplotlib's RdBu_r of those numbers.
 
-Reuses the JupyterLab server and headless Chromium of test_lab_sliders.py. Screenshots of the
+Uses the shared JupyterLab server and headless Chromium (conftest.py). Screenshots of the
 explorer at each setting go to $BROWSER_ARTIFACTS (default test-artifacts/browser/).
 """
 
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import math
 
+from .common import ARTIFACTS
 from .explorer_page import ARM_STEP, ROOT_SELECTOR, drawn, table_problems, wait_for_values
-from .test_lab_sliders import ARTIFACTS, browser, errors_shown, lab, run_all_cells, shut_down_kernels  # noqa: F401
+from .test_lab_sliders import errors_shown, run_all_cells, shut_down_kernels
 
 NOTEBOOK = "04_sinusoidal.ipynb"
 
@@ -26,7 +27,7 @@ def press(page, root, control: str, key: str, times: int = 1) -> None:
         page.keyboard.press(key)
 
 
-def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):  # noqa: F811
+def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     console = []  # errors of the page itself (the lesson's Colab badge, an image on another server, fails offline)
@@ -88,7 +89,7 @@ def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):  # n
         page.evaluate(ARM_STEP, [root.element_handle(), "canvas"])
         page.keyboard.press("ArrowLeft")
         step_ms = page.evaluate("() => window.__pe_step")
-        assert math.isfinite(step_ms) and step_ms < 2000
+        assert math.isfinite(step_ms) and step_ms > 0  # its speed is benchmarks/browser_slider_latency.py's bar
         print(f"{NOTEBOOK}: the browser-drawn explorer matched H.sinusoidal at {checked}; a d_model step at "
               f"length 1024 painted {step_ms:.0f} ms after the key press")
         assert not console, f"console errors: {console}"

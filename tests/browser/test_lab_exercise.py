@@ -1,7 +1,7 @@
 """A real browser over JupyterLab: a learner types a correct answer into lesson 04's exercise cell,
 runs it, and sees the check's pass message under the cell.
 
-Reuses the JupyterLab server and headless Chromium of test_lab_sliders.py (a copy of the notebooks
+Uses the shared JupyterLab server and headless Chromium (conftest.py: a copy of the notebooks
 on 127.0.0.1, Debian's Chromium, no browser download). If no lesson has the 04.sinusoidal exercise
 cell, the test uploads a small notebook holding that cell (setup import, heading, stub) and uses it.
 """
@@ -16,7 +16,8 @@ import urllib.request
 import nbformat
 import pytest
 
-from .test_lab_sliders import ARTIFACTS, NOTEBOOKS, browser, dismiss_dialogs, lab, shut_down_kernels  # noqa: F401
+from .common import ARTIFACTS, NOTEBOOKS
+from .test_lab_sliders import dismiss_dialogs, shut_down_kernels
 
 EXERCISE_ID = "04.sinusoidal"
 CHECK_LINE = f'H.check("{EXERCISE_ID}", my_sinusoidal)'
@@ -68,7 +69,7 @@ def wait_for(predicate, timeout_s: float, what: str):
     pytest.fail(f"timed out after {timeout_s:.0f} s waiting for {what}")
 
 
-def test_typing_a_correct_answer_shows_the_pass_message(lab, browser):  # noqa: F811
+def test_typing_a_correct_answer_shows_the_pass_message(lab, browser):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     notebook = lesson_with_the_exercise() or upload_small_notebook(lab)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})

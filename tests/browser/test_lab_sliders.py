@@ -1,6 +1,8 @@
 """A real browser over JupyterLab: each lesson runs top to bottom without an error, and moving
 the control that each of its explorers registers (helpers.live.REGISTRY) by one notch with the
-keyboard changes the figure within 2 seconds.
+keyboard changes the figure. How fast it changes is measured by benchmarks/slider_latency.py and
+benchmarks/browser_slider_latency.py; here a figure only has to change before a generous deadline
+(REACT_WITHIN_S), long enough that a busy machine cannot fail the test.
 
 JupyterLab is started on 127.0.0.1 (a free port, a random token) over a *copy* of the
 notebooks (autosave never touches the committed files); Debian's Chromium is driven headless
@@ -14,13 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
-import secrets
-import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -28,11 +24,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
-ARTIFACTS = ROOT / os.environ.get("BROWSER_ARTIFACTS", "test-artifacts/browser")
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+from .common import ARTIFACTS, NOTEBOOKS, ROOT
+
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 CONTROL_MODELS = {"IntSliderModel", "FloatSliderModel", "FloatLogSliderModel", "SelectionSliderModel",
                   "DropdownModel"}
@@ -59,13 +52,7 @@ def registered_controls() -> dict[str, list[str]]:
 
 
 CONTROLS = registered_controls()
-REACT_WITHIN_S = 2.0
-
-
-def unavailable(reason: str):
-    if IN_CI:
-        pytest.fail(f"{reason} (under CI the browser test must run; .ci/run installs chromium)")
-    pytest.skip(reason)
+REACT_WITHIN_S = 20.0  # a deadline for a change, not a speed bar (that is benchmarks/)
 
 
 def widget_controls(path: Path) -> dict[str, str]:
@@ -87,75 +74,6 @@ def test_every_lesson_with_controls_has_a_registered_explorer():
         assert (NOTEBOOKS / name).is_file(), f"an explorer is registered for {name}, which does not exist"
         for description in descriptions:
             assert description in widget_controls(NOTEBOOKS / name), f"{name}: no control described {description!r}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} not found: apt-get install -y chromium")
-    tmp = tmp_path_factory.mktemp("lab")
-    root_dir = tmp / "course"
-    shutil.copytree(NOTEBOOKS, root_dir / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    settings = tmp / "settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false",
-                                                                            "checkForUpdates": False}))
-    # render every cell (no windowing), so prompts and figures exist whether scrolled to or not
-    (settings.parent / "notebook-extension").mkdir()
-    (settings.parent / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
-        json.dumps({"windowingMode": "none"}))
-    port, token = free_port(), secrets.token_hex(16)
-    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(tmp / "settings"),
-           "JUPYTERLAB_WORKSPACES_DIR": str(tmp / "workspaces"), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
-           "JUPYTER_CONFIG_DIR": str(tmp / "config"), "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-           f"--ServerApp.token={token}", f"--ServerApp.root_dir={root_dir}", "--ServerApp.open_browser=False",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
-    if os.geteuid() == 0:
-        cmd.append("--allow-root")
-    log = open(tmp / "lab.log", "w")
-    server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root_dir)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/api/contents?token={token}", timeout=5) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("JupyterLab did not start:\n" + (tmp / "lab.log").read_text()[-3000:])
-            time.sleep(0.5)
-        yield {"base": base, "token": token, "log": tmp / "lab.log"}
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def browser(lab):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed (requirements-test.txt)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync"])
-        yield browser
-        browser.close()
 
 
 def shut_down_kernels(lab) -> None:

@@ -34,19 +34,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
+from .common import ARTIFACTS, CHROMIUM, NOTEBOOKS, ROOT, unavailable
+
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-ARTIFACTS = ROOT / os.environ.get("BROWSER_ARTIFACTS", "test-artifacts/browser")
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 GLOSSARY = "notebooks/11_the_map.html"
-
-
-def unavailable(reason: str):
-    if IN_CI:
-        pytest.fail(f"{reason} (under CI the browser test must run; .ci/run installs chromium)")
-    pytest.skip(reason)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,22 +106,6 @@ def base(site):
     yield url
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} not found: apt-get install -y chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed (requirements-test.txt)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync"])
-        yield browser
-        browser.close()
 
 
 # ---------------------------------------------------------------------------------------------

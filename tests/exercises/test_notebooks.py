@@ -3,19 +3,19 @@
 - Static (the committed notebooks): every code cell tagged ``exercise`` names one registered id in its
   ``H.check("…"`` line, every registered id has exactly one such cell, in course order, and the
   stored output of each says "not attempted".
-- Executed (one run per notebook, marked ``end_to_end``): each exercise cell is replaced by its
-  exercise's solution, the notebook runs top to bottom in a temporary copy (working directory
-  notebooks/, kernel python3, the client of tools/run_notebooks.py), and every exercise cell's output
-  says "passed".
-The machinery itself is proven on a small synthetic notebook.
+- Solved: ``make test-portable`` runs nbval over copies of every lesson with each exercise cell
+  replaced by its solution (tools/solved_notebooks.py), so every check must say "passed" inside its
+  lesson and every other output must stay the committed one. The copying is proven here on a small
+  synthetic notebook, executed: a solution passes, a stub is not attempted, a wrong answer fails and
+  its message is what nbval would show.
 """
 
 from __future__ import annotations
 
-import copy as copy_module
 import importlib.util
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -24,7 +24,18 @@ import helpers as H
 from helpers.exercises import core
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(tool: str):
+    """A module of tools/ (not a package), by its file name."""
+    spec = importlib.util.spec_from_file_location(tool, ROOT / "tools" / f"{tool}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+SOLVED = _load("solved_notebooks")
 CHECK_CALL = re.compile(r'H\.check\(\s*"([^"]+)"')
 
 
@@ -50,23 +61,13 @@ def output_text(cell) -> str:
     return "".join(parts)
 
 
-def solved(nb):
-    """A copy of ``nb`` with every exercise cell's source replaced by its exercise's solution."""
-    copy = nbformat.from_dict(copy_module.deepcopy(dict(nb)))
-    for index, exercise_id in exercise_cells(copy):
-        copy.cells[index].source = core.get(exercise_id).solution.strip("\n")
-    return copy
-
-
 def verdicts(nb) -> dict[str, str]:
     """exercise id → its cell's output text."""
     return {exercise_id: output_text(nb.cells[index]) for index, exercise_id in exercise_cells(nb)}
 
 
 def execute(nb, cwd: Path) -> None:
-    spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "tools" / "run_notebooks.py")
-    runner = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(runner)
+    runner = _load("run_notebooks")
     nb.metadata["kernelspec"] = runner.KERNELSPEC
     runner.Client(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}).execute()
 
@@ -135,18 +136,6 @@ def test_committed_exercise_cells_are_stubs_that_say_not_attempted(path):
             f"{path.name} cell {index} ({exercise_id}): no '### Your turn · …' heading in the markdown just before it"
 
 
-# --- executed: every notebook with its exercises solved --------------------------------------------
-
-
-@pytest.mark.end_to_end
-@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.name)
-def test_the_lesson_runs_with_every_exercise_solved(path, tmp_path):
-    nb = solved(_read(path))
-    execute(nb, path.parent)
-    failed = {i: text for i, text in verdicts(nb).items() if f"{i} · passed" not in text}
-    assert not failed, f"{path.name}: exercises not passed with their solution: {failed}"
-
-
 # --- the machinery on a synthetic notebook ----------------------------------------------------------
 
 STUB = '''def my_sinusoidal(n_positions, d_model, base=10000.0):
@@ -167,18 +156,41 @@ def synthetic_notebook(exercise_source: str):
 
 
 @pytest.mark.end_to_end
-def test_the_machinery_on_a_synthetic_notebook(tmp_path):
+def test_solved_copies_print_one_verdict_line_that_nbval_compares(tmp_path):
     stub = synthetic_notebook(STUB)
     assert exercise_cells(stub) == [(2, "04.sinusoidal")]
-    solved_nb = solved(stub)
-    assert solved_nb.cells[2].source == core.get("04.sinusoidal").solution.strip("\n")
+    solved_nb = SOLVED.solved(stub)
+    solution = core.get("04.sinusoidal").solution
+    body = solution.rstrip("\n").splitlines()[:-1]  # all but its closing H.check line
+    assert solved_nb.cells[2].source.startswith("\n".join(body).rstrip("\n"))
     assert stub.cells[2].source == STUB and solved_nb.cells[2].metadata["tags"] == ["exercise"]
-    wrong = synthetic_notebook(STUB.replace("raise NotImplementedError  # your code here",
-                                            "import torch\n    return torch.zeros(n_positions, d_model)"))
+    assert [c.source for i, c in enumerate(solved_nb.cells) if i != 2] == [c.source for i, c in enumerate(stub.cells)
+                                                                         if i != 2]
+    assert output_text(solved_nb.cells[2]) == "04.sinusoidal · passed\n"  # what nbval expects
+
+    wrong_solution = STUB.replace("raise NotImplementedError  # your code here",
+                                  "import torch\n    return torch.zeros(n_positions, d_model)")
+    wrong = synthetic_notebook(STUB)
+    wrong.cells[2].source = SOLVED.solved_source(SimpleNamespace(id="04.sinusoidal", solution=wrong_solution))
     for nb in (stub, solved_nb, wrong):
         execute(nb, tmp_path)
     marks = core.MARKS
     assert verdicts(stub)["04.sinusoidal"].startswith(f"{marks['not attempted']} 04.sinusoidal · not attempted yet")
-    assert verdicts(solved_nb)["04.sinusoidal"].startswith(f"{marks['passed']} 04.sinusoidal · passed")
-    assert verdicts(wrong)["04.sinusoidal"].startswith(f"{marks['failed']} 04.sinusoidal · failed")
+    assert output_text(solved_nb.cells[2]) == "04.sinusoidal · passed\n"
+    failed = output_text(wrong.cells[2])
+    # nbval would show this in place of "04.sinusoidal · passed": the verdict, then the check's message
+    assert failed.startswith("04.sinusoidal · failed\n04.sinusoidal · failed: ") and "H.hint" in failed
     assert output_text(wrong.cells[3]) == "after\n"  # a failed check does not stop the notebook
+
+
+def test_every_lesson_has_a_solved_copy_with_each_exercise_solved():
+    for path in WITH_EXERCISES:
+        nb = _read(path)
+        copy = SOLVED.solved(nb)
+        cells = exercise_cells(nb)
+        assert [SOLVED.exercise_id(nb.cells[i]) for i, _ in cells] == [e for _, e in cells], path.name
+        for index, exercise_id in cells:
+            assert output_text(copy.cells[index]) == f"{exercise_id} · passed\n", (path.name, index)
+            assert copy.cells[index].source.rstrip().endswith("_verdict.message))"), (path.name, index)
+        unchanged = [i for i in range(len(nb.cells)) if i not in dict(cells)]
+        assert all(copy.cells[i] == nb.cells[i] for i in unchanged), path.name
