@@ -63,7 +63,12 @@ lab: setup
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
 # Every test, target by target, then a table of where the time went (tools/time_targets.py).
-TEST_TARGETS := lint test-unit test-notebooks test-portable test-colab test-browser
+# Every lesson runs under nbval twice: with the main environment's libraries and the portable kernels
+# (test-portable, exercises solved), and with Colab's libraries, this machine's kernels and one thread
+# (test-colab, as committed). Between them they cover each of the four: this machine's kernels, the
+# portable ones, one thread and Colab's versions; test-notebooks, the same run as the regeneration's
+# (main environment, this machine's kernels, default threads), is there for maintainers.
+TEST_TARGETS := lint test-unit test-portable test-colab test-browser
 test: setup-test setup-colab
 	@$(PY) tools/time_targets.py $(TEST_TARGETS)
 
