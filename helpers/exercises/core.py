@@ -40,7 +40,9 @@ Four kinds of exercise, each registered by one call in its lesson's module
         produced the first difference named by ``where``; then, when the answer's outputs equal a
         catalogued mistake's on every case, names that mistake and how to fix it; when none matches,
         says which property the numbers show (``compare.what_property``: a sign, a scale, an order or
-        direction along a named axis, a transpose, an off-by-one step), and what ``explain`` says.
+        direction along a named axis, a transpose, an off-by-one step), and what ``explain`` says (or, when
+        the answer gives one and the same output on every case while the expected outputs differ, that it
+        does not follow its arguments: a result written into the code).
 
     predict(exercise_id, *, title, question, choices, answer, hints, solution, setup="")
         The learner commits to one of ``choices`` = {"key": "explanation shown when picked"} before

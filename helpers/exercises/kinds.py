@@ -107,7 +107,7 @@ class Implement(Exercise):
             return self.failed(f"this is a known mistake: {name}.\nHow to fix it: {how_to_fix}\n"
                                f"First difference {where}", mistake=name)
         said = self.relation(cases, expected, outputs)
-        found = self._explained(case, outputs[number])
+        found = self._explained(case, outputs[number]) or _fixed_output(expected, outputs)
         return self.failed(where + (f"\nWhat the numbers say: {said}." if said else "")
                            + (f"\nWhat your output does: {found}" if found else ""))
 
@@ -211,6 +211,22 @@ class Implement(Exercise):
                     all(not close(expected[k], variant[k], *tolerances[k]) for k in failing):
                 return True
         return False
+
+
+def _fixed_output(expected: list[torch.Tensor], outputs: list) -> str | None:
+    """The answer gives one and the same output on every case while the expected outputs differ: it does not
+    depend on its arguments (a result copied into the code)."""
+    if len(outputs) < 2 or any(o is None or o.shape != outputs[0].shape for o in outputs):
+        return None
+    first = outputs[0].to(torch.float64) if outputs[0].is_floating_point() else outputs[0]
+    if not all(torch.equal(o.to(first.dtype), first) for o in outputs[1:]):
+        return None
+    if all(e.shape == expected[0].shape and close(expected[0], e, DEFAULT_RTOL, DEFAULT_ATOL) for e in expected[1:]):
+        return None
+    value = f"{float(first):.6g}" if first.numel() == 1 else f"the same tensor of shape {tuple(first.shape)}"
+    return (f"it is {value} on every one of the {len(outputs)} cases, whatever the arguments, while the expected "
+            "outputs differ from case to case. A result written into the code (a number copied from a printed "
+            "output, say) cannot follow the arguments: compute it from them.")
 
 
 def _tensor_or_none(value) -> torch.Tensor | None:

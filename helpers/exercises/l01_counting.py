@@ -61,6 +61,21 @@ def _log1p(weights):
     return -(weights * torch.log1p(weights)).sum(-1)
 
 
+def _log10(weights):
+    return -_terms(weights, torch.log10).sum(-1)
+
+
+def _weight_left_out(weights):
+    safe = torch.where(weights > 0, weights, torch.ones_like(weights))
+    return -safe.log().sum(-1)
+
+
+def _epsilon_inside(epsilon):
+    def entropy(weights):
+        return -(weights * torch.log(weights + epsilon)).sum(-1)
+    return entropy
+
+
 def _in_half(weights):
     w = weights.half()
     return -_terms(w, torch.log).sum(-1).to(weights.dtype)
@@ -178,6 +193,23 @@ implement(
         "ln(1 + a) instead of ln a": (
             _log1p,
             "torch.log1p(a) is ln(1 + a), which is ≥ 0 and turns the sum's sign and size: use torch.log(a).",
+        ),
+        "logarithm in base 10": (
+            _log10,
+            "torch.log10 gives log₁₀ a = ln a / ln 10, so every entropy comes out 0.434 times too small: use the "
+            "natural logarithm, torch.log, so that a uniform row over L keys gives ln L nats.",
+        ),
+        "the weight left out of the term (−ln a instead of −a·ln a)": (
+            _weight_left_out,
+            "each key's term is its weight times its log, −a·ln a: the weight says how much that key counts. "
+            "Without it a uniform row over 4 keys gives 4·ln 4 = 5.545 instead of ln 4 = 1.386.",
+        ),
+        "ε added inside the log (ln(a + ε))": (
+            tuple(_epsilon_inside(e) for e in (1e-2, 1e-3, 1e-4)),
+            "ln(a + ε) is not ln a: a·ln(a + ε) differs from a·ln a by about ε for every weight well above ε, so "
+            "a row of L keys moves by up to L·ε, more than the check allows. Keep the log exact and treat only the "
+            "zero weights apart: "
+            "torch.where(weights > 0, weights, 1) before the log (ln 1 = 0).",
         ),
     },
     hints=(

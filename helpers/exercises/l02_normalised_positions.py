@@ -68,8 +68,12 @@ def _far_codes(fn) -> Callable | None:
     return code_of
 
 
-def _bounded(fn) -> tuple[bool, str]:
-    for length in (1, 2, 10, 1000, 100_000):
+CHECKED_LENGTHS = (1, 2, 10, 1000, 100_000)
+
+
+def _one_code_per_word(fn) -> tuple[bool, str]:
+    """The shape the stub states, (length,), before anything is said about the codes themselves."""
+    for length in CHECKED_LENGTHS:
         raw = _raw_codes(fn, length)
         if tuple(raw.shape) != (length,):
             if raw.numel() == length:
@@ -77,8 +81,13 @@ def _bounded(fn) -> tuple[bool, str]:
                                f"one code per word as a flat tensor of shape (length,), here ({length},): drop the "
                                "extra axis (the stub's my_code says shape (length,)).")
             return False, (f"for a sentence of {_words(length)} it returned {raw.numel()} codes; return one per "
-                           "word.")
-        codes = raw.flatten().to(torch.float64)
+                           "word, computed from p (and length), not a fixed number of codes.")
+    return True, "Every sentence gets one code per word, shape (length,)."
+
+
+def _bounded(fn) -> tuple[bool, str]:
+    for length in CHECKED_LENGTHS:
+        codes = _raw_codes(fn, length).flatten().to(torch.float64)
         if bool(codes.isnan().any()):
             p = int(codes.isnan().nonzero()[0])
             why = ("a sentence of one word divides by zero: with L − 1 = 0, the code 0 / 0 is nan. Give a "
@@ -167,7 +176,8 @@ design(
              "[−1, 1] for every length, however long (the check also asks code_of for the last positions of "
              "sentences of up to 10¹⁵ words), no two positions of one sentence sharing a code (codes closer than "
              "10⁻⁹ count as one).",
-    properties=(("bounded", _bounded), ("one code per position", _one_code_per_position)),
+    properties=(("shaped (length,)", _one_code_per_word), ("bounded", _bounded),
+                ("one code per position", _one_code_per_position)),
     hints=(
         "Any formula will do if its values stay within [−1, 1] and no two positions share one. What do you "
         "know about the largest position of a sentence of L words?",
@@ -199,6 +209,10 @@ def _integer_division(length):
 
 def _reversed(length):
     return _reference(length).flip(0)
+
+
+def _one_minus(length):
+    return 1 - _reference(length)
 
 
 def _in_half(length):
@@ -260,9 +274,9 @@ implement(
             "return torch.zeros(1) when length is 1.",
         ),
         "codes in reverse order": (
-            _reversed,
+            (_reversed, _one_minus),
             "the first word (position 0) has the code 0 and the last the code 1: p / (L − 1), not "
-            "(L − 1 − p) / (L − 1).",
+            "(L − 1 − p) / (L − 1) or 1 − p / (L − 1).",
         ),
         "integer division": (
             _integer_division,

@@ -265,6 +265,28 @@ def _one_short(omega, length):
     return _codes(omega, length - 1).sort().values.diff().min() if length > 2 else _reference(omega, length)
 
 
+def _sorted_descending(omega, length):
+    return _codes(omega, length).sort(descending=True).values.diff().min()
+
+
+def _angle_as_degrees(omega, length):
+    return torch.sin(torch.deg2rad(omega * torch.arange(length, dtype=torch.float64))).sort().values.diff().min()
+
+
+def _angle_to_degrees(omega, length):
+    return torch.sin(torch.rad2deg(omega * torch.arange(length, dtype=torch.float64))).sort().values.diff().min()
+
+
+def _gap_error_explained(args, err) -> str | None:
+    """Two positions make one pair: a function that finds no pair there has left a position out."""
+    omega, length = args
+    if length == 2 and any(words in str(err) for words in ("numel() == 0", "zero-size array", "empty")):
+        return ("with length = 2 there are two positions, 0 and 1, and one gap between their codes, but your function "
+                "had nothing to take the min of: it left a position out. The positions are 0 … length − 1, all "
+                "length of them: torch.arange(length), not torch.arange(length − 1).")
+    return None
+
+
 def _in_half(omega, length):
     codes = torch.sin(omega * torch.arange(length, dtype=torch.float16))
     return codes.sort().values.diff().min().double()
@@ -341,6 +363,17 @@ implement(
             _one_short,
             "the positions are 0 … length − 1, all length of them: torch.arange(length).",
         ),
+        "codes sorted in descending order": (
+            _sorted_descending,
+            "sorted from the largest code down, consecutive differences are ≤ 0, and their min is minus the "
+            "largest gap. Sort in ascending order, .sort() with no descending=True, so that the differences are "
+            "the gaps (≥ 0), or take .abs() of them.",
+        ),
+        "angle converted between degrees and radians": (
+            (_angle_as_degrees, _angle_to_degrees),
+            "ω·p is in radians, and torch.sin takes radians: sin(ω·p) as it is, with no deg2rad, rad2deg or "
+            "factor π/180.",
+        ),
         "computed in float32": (
             _float32,
             "float32 codes near ±1 are spaced 6·10⁻⁸ apart, so a gap of 1.3·10⁻⁷ (ω = 1) comes out about 10 % "
@@ -356,6 +389,7 @@ implement(
     where=_where,
     dtype=lambda args: torch.float64,
     dtype_why="as the task says: float32 codes near ±1 lie 6·10⁻⁸ apart, too coarse for gaps of 10⁻⁷",
+    explain_error=_gap_error_explained,
     half_why="The gaps this exercise measures go down to 10⁻⁷, and float16's numbers near ±1 are 4.9·10⁻⁴ "
              "apart (bfloat16's 3.9·10⁻³): every smaller gap comes out as 0 or as one such step.",
     half=(_in_half, _in_bfloat16),

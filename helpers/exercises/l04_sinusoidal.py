@@ -192,6 +192,30 @@ def _sin_everywhere(n_positions, d_model, base=10000.0):
     return _interleave(theta.sin(), theta.sin())
 
 
+def _exponent_i_over_d_base_fixed(n_positions, d_model, base=10000.0):
+    # the frequencies computed again inside fill_table, which is not given base: 10000^(−i/d)
+    theta = _angles(n_positions, d_model, 10000.0, step=1.0)
+    return _interleave(theta.sin(), theta.cos())
+
+
+def _last_row_left_empty(n_positions, d_model, base=10000.0):
+    table = _reference(n_positions, d_model, base).clone()
+    table[-1] = 0
+    return table
+
+
+def _pairs_frequency_repeated(n_positions, d_model, base=10000.0):
+    # omega.repeat(2) (ω_0 … ω_(d/2−1), ω_0 … again) read column by column: column j gets ω_(j mod d/2)
+    j = torch.arange(d_model)
+    theta = torch.arange(n_positions, dtype=torch.float64)[:, None] * _omega(d_model, base)[j % (d_model // 2)]
+    return torch.where(j % 2 == 0, theta.sin(), theta.cos()).float()
+
+
+def _sine_negated(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, base)
+    return _interleave(-theta.sin(), theta.cos())
+
+
 def _angles_in(dtype):
     def table(n_positions, d_model, base=10000.0):
         i = torch.arange(d_model // 2, dtype=dtype)
@@ -259,8 +283,9 @@ implement(
             "column 2i holds sin(p·ω_i) and column 2i+1 holds cos(p·ω_i); position 0 reads 0, 1, 0, 1, …",
         ),
         "ω_i = base^(−i/d) instead of base^(−2i/d)": (
-            _exponent_i_over_d,
-            "pair i (columns 2i and 2i+1) uses ω_i = base^(−2i/d_model), with i = 0 … d_model/2 − 1.",
+            (_exponent_i_over_d, _exponent_i_over_d_base_fixed),
+            "pair i (columns 2i and 2i+1) uses ω_i = base^(−2i/d_model), with i = 0 … d_model/2 − 1. fill_table is "
+            "given these frequencies as omega: use them rather than computing others.",
         ),
         "positions counted from 1": (
             _positions_from_one,
@@ -304,6 +329,22 @@ implement(
             _table_left_empty,
             "fill_table must write into the table it is given, in place: pe[:, 0::2] = …, pe[:, 1::2] = …. "
             "Writing pe = … makes a new local name, and my_sinusoidal's table stays zeros.",
+        ),
+        "the last row left empty": (
+            _last_row_left_empty,
+            "fill every row, positions 0 … n_positions − 1: range(pe.shape[0]) already ends at the last position, "
+            "n_positions − 1, so range(pe.shape[0] − 1) leaves the last row zeros.",
+        ),
+        "a column given another pair's frequency": (
+            _pairs_frequency_repeated,
+            "columns 2i and 2i+1 both belong to pair i and use omega[i]: the sines are pe[:, 0::2] with omega, "
+            "the cosines pe[:, 1::2] with omega. omega.repeat(2) read column by column gives column j the "
+            "frequency ω_(j mod d/2) instead of ω_(j // 2); omega.repeat_interleave(2) would be right.",
+        ),
+        "the sines negated": (
+            _sine_negated,
+            "column 2i holds sin(p·ω_i), with a plus: position 1's first entry is sin 1 = 0.841. −sin(p·ω_i) is "
+            "the sine of −p·ω_i, as if the positions ran backwards.",
         ),
     },
     hints=(

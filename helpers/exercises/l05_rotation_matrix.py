@@ -91,6 +91,47 @@ def _angles_in(dtype):
     return matrix
 
 
+# The slips a learner makes inside pair_block (the stub's part), each run through the stub's loop over the pairs.
+
+
+def _with_block(block):
+    def matrix(k, d_model, base=10000.0):
+        blocks = [block(torch.tensor(k * base ** (-2 * i / d_model), dtype=torch.float64))
+                  for i in range(d_model // 2)]
+        return torch.block_diag(*blocks).float()
+    return matrix
+
+
+def _rotation(c, s):
+    return torch.stack((torch.stack((c, s)), torch.stack((-s, c))))
+
+
+def _minus_missing_block(angle):
+    c, s = torch.cos(angle), torch.sin(angle)
+    return torch.stack((torch.stack((c, s)), torch.stack((s, c))))
+
+
+def _degrees_block(angle):
+    return _rotation(torch.cos(torch.deg2rad(angle)), torch.sin(torch.deg2rad(angle)))
+
+
+def _to_degrees_block(angle):
+    return _rotation(torch.cos(torch.rad2deg(angle)), torch.sin(torch.rad2deg(angle)))
+
+
+def _identity_block(angle):
+    return torch.eye(2, dtype=torch.float64)
+
+
+def _half_angle_block(angle):
+    return _rotation(torch.cos(angle / 2), torch.sin(angle / 2))
+
+
+def _minus_cos_block(angle):
+    c, s = torch.cos(angle), torch.sin(angle)
+    return torch.stack((torch.stack((c, s)), torch.stack((-s, -c))))
+
+
 def _where(args, index) -> str:
     r, c = index
     d_model, base = args[1], float(args[2]) if len(args) > 2 else 10000.0
@@ -189,6 +230,31 @@ implement(
         "angle ω_i instead of k·ω_i": (
             _angle_without_k,
             "the block for an offset of k turns by k·ω_i; with ω_i alone you built M_1 for every k.",
+        ),
+        "minus sign missing: [[cos, sin], [sin, cos]]": (
+            _with_block(_minus_missing_block),
+            "cos(a + b) = cos a cos b − sin a sin b: the cos row is [−sin kω_i, cos kω_i], with a minus. Without it "
+            "the block is not a rotation, and M_k stretches some codes instead of moving them.",
+        ),
+        "angle converted between degrees and radians": (
+            (_with_block(_degrees_block), _with_block(_to_degrees_block)),
+            "angle = k·ω_i is in radians, and torch.cos and torch.sin take radians: use it as it is, with no "
+            "deg2rad, rad2deg or factor 180/π.",
+        ),
+        "the identity for every block": (
+            _with_block(_identity_block),
+            "the identity is only M_0: for k ≠ 0 each block turns its pair by the angle it is given, "
+            "[[cos angle, sin angle], [−sin angle, cos angle]].",
+        ),
+        "half the angle": (
+            _with_block(_half_angle_block),
+            "turn by the whole angle k·ω_i: sin((p + k)ω) = sin(pω) cos(kω) + cos(pω) sin(kω) needs cos and sin "
+            "of kω itself, not of kω/2.",
+        ),
+        "−cos in the corner: [[cos, sin], [−sin, −cos]]": (
+            _with_block(_minus_cos_block),
+            "both diagonal entries are +cos kω_i, so that k = 0 gives the identity. With −cos in the corner the "
+            "block is a reflection, not a rotation: cos(pω + kω) = −sin(pω) sin(kω) + cos(pω) cos(kω).",
         ),
     },
     hints=(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import torch
 
-from ..rotary import rope
+from ..rotary import rope, rope_permutation
 from .compare import float32_angle_slack
 from .core import Case, design, explore, implement, predict  # noqa: F401
 
@@ -239,6 +239,65 @@ def _positions_from_one(x, positions, base=10000.0, layout="interleaved"):
     return _turn(x, positions, base, layout, shift=1)
 
 
+# The slips a learner makes inside turned_pairs (the stub's part), each run through the stub's own lines: the
+# half layout reordered to interleaved pairs, the angles, the turned pairs put back at features (2i, 2i+1).
+
+
+def _through_stub(turned):
+    def rotate(x, positions, base=10000.0, layout="interleaved"):
+        d = x.shape[-1]
+        if layout == "half":
+            order = rope_permutation(d)
+            return rotate(x[..., torch.argsort(order)], positions, base, "interleaved")[..., order]
+        i = torch.arange(d // 2, dtype=torch.float64)
+        theta = positions.to(torch.float64)[:, None] * float(base) ** (-2 * i / d)
+        a_new, b_new = turned(x.to(torch.float64), theta)
+        return torch.stack((a_new, b_new), dim=-1).flatten(-2).to(x.dtype)
+    return rotate
+
+
+def _pairs_of(x):
+    return x[..., 0::2], x[..., 1::2]
+
+
+def _cos_sin_swapped_turn(x, theta):
+    a, b = _pairs_of(x)
+    return a * theta.sin() - b * theta.cos(), a * theta.cos() + b * theta.sin()
+
+
+def _halves_as_pairs_turn(x, theta):
+    d = x.shape[-1]
+    a, b = x[..., : d // 2], x[..., d // 2:]
+    return a * theta.cos() - b * theta.sin(), a * theta.sin() + b * theta.cos()
+
+
+def _first_without_b_turn(x, theta):
+    a, b = _pairs_of(x)
+    return a * theta.cos(), a * theta.sin() + b * theta.cos()
+
+
+def _second_without_b_turn(x, theta):
+    a, b = _pairs_of(x)
+    return a * theta.cos() - b * theta.sin(), a * theta.sin()
+
+
+def _pair_zero_angle_turn(x, theta):
+    a, b = _pairs_of(x)
+    first = theta[:, :1]
+    return a * first.cos() - b * first.sin(), a * first.sin() + b * first.cos()
+
+
+def _doubled_angle_turn(x, theta):
+    a, b = _pairs_of(x)
+    return a * (2 * theta).cos() - b * (2 * theta).sin(), a * (2 * theta).sin() + b * (2 * theta).cos()
+
+
+def _frequencies_reversed_turn(x, theta):
+    a, b = _pairs_of(x)
+    flipped = theta.flip(-1)
+    return a * flipped.cos() - b * flipped.sin(), a * flipped.sin() + b * flipped.cos()
+
+
 def _cases() -> list[Case]:
     g = torch.Generator().manual_seed(6)
     Case = _case  # noqa: N806 (every case gets its float32-angle slack)
@@ -339,6 +398,39 @@ implement(
         "positions counted from 1": (
             _positions_from_one,
             "turn each row by its own position p as given in positions (the first is 0, which leaves it unchanged).",
+        ),
+        "cos and sin swapped in the turn": (
+            _through_stub(_cos_sin_swapped_turn),
+            "the turn is (a, b) ↦ (a cos θ − b sin θ, a sin θ + b cos θ): cos θ multiplies the member's own value. "
+            "With cos and sin exchanged, angle 0 no longer leaves the pair as it was, and a row at position 0 must "
+            "come back unchanged.",
+        ),
+        "turned_pairs pairs feature i with i + d/2 (the half layout's pairs)": (
+            _through_stub(_halves_as_pairs_turn),
+            "turned_pairs is given x with its pairs side by side: pair i is features (2i, 2i+1), "
+            "a, b = x[..., 0::2], x[..., 1::2]. x[..., :d//2] and x[..., d//2:] pair feature i with i + d/2, the "
+            "half layout's pairs, and the given lines then put the results back as interleaved pairs: lesson 10's "
+            "wrong-layout mistake, which raises no error.",
+        ),
+        "a term of the turn left out": (
+            (_through_stub(_first_without_b_turn), _through_stub(_second_without_b_turn)),
+            "each turned member mixes both members of the pair: a' = a cos θ − b sin θ and b' = a sin θ + b cos θ. "
+            "Without b's term in one of them the pair's length changes, and the scores stop depending on the "
+            "offset alone.",
+        ),
+        "pair 0's angle used for every pair": (
+            _through_stub(_pair_zero_angle_turn),
+            "theta[:, i] is pair i's own angle p·ω_i, shape (L, d/2): use theta as it is, so that each pair turns "
+            "at its own frequency, not theta[:, 0] (or theta[:, :1]) for all of them.",
+        ),
+        "angle doubled (2θ)": (
+            _through_stub(_doubled_angle_turn),
+            "theta already holds the whole angle p·ω_i: turn by θ itself, cos θ and sin θ, not by 2θ.",
+        ),
+        "frequencies in reverse order (slowest pair first)": (
+            _through_stub(_frequencies_reversed_turn),
+            "pair i turns by theta[:, i] = p·ω_i, and ω_i falls with i: pair 0 is the fastest (ω_0 = 1). Use "
+            "theta in the order given, not flipped.",
         ),
     },
     hints=(

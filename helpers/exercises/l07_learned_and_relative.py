@@ -97,6 +97,45 @@ def _log_in(dtype, divisor_rounded=False):
     return buckets
 
 
+# The slips a learner makes in log_bucket (the stub's part), each run through the stub's bookkeeping.
+
+
+def _with_log_bucket(log_bucket):
+    def buckets(rel, bidirectional, num_buckets, max_distance):
+        rel = rel.long()
+        n = num_buckets // 2 if bidirectional else num_buckets
+        half = (rel > 0).long() * n if bidirectional else 0
+        r = rel.abs() if bidirectional else (-rel).clamp(min=0)
+        exact = n // 2
+        far = log_bucket(r.clamp(min=exact), exact, n, max_distance).clamp(max=n - 1)
+        return half + torch.where(r < exact, r, far)
+    return buckets
+
+
+def _exact_not_added(r, exact, n, max_distance):
+    return (torch.log(r.float() / exact) / math.log(max_distance / exact) * (n - exact)).long()
+
+
+def _times_n(r, exact, n, max_distance):
+    return exact + (torch.log(r.float() / exact) / math.log(max_distance / exact) * n).long()
+
+
+def _logs_from_zero(r, exact, n, max_distance):
+    return exact + (torch.log(r.float()) / math.log(max_distance) * (n - exact)).long()
+
+
+def _log2_above(r, exact, n, max_distance):
+    return exact + (torch.log2(r.float() / exact) / math.log(max_distance / exact) * (n - exact)).long()
+
+
+def _whole_ratio(r, exact, n, max_distance):
+    return exact + (torch.log((r // exact).float()) / math.log(max_distance / exact) * (n - exact)).long()
+
+
+def _linear_ramp(r, exact, n, max_distance):
+    return exact + ((r - exact) / (max_distance - exact) * (n - exact)).long()
+
+
 def _minus(number: int) -> str:
     return str(number).replace("-", "−")
 
@@ -210,6 +249,38 @@ implement(
             _no_cap,
             "distances beyond max_distance all share the last bucket: clamp the log-spaced bucket at "
             "num_buckets − 1 (of the buckets for one direction).",
+        ),
+        "+ exact missing": (
+            _with_log_bucket(_exact_not_added),
+            "the log-spaced buckets come after the exact ones: exact + ⌊…⌋, so that the distance exact gets "
+            "the bucket exact. Without + exact the far distances reuse the buckets 0, 1, 2, … of the near ones.",
+        ),
+        "· n instead of · (n − exact)": (
+            _with_log_bucket(_times_n),
+            "the log-spaced range holds the n − exact buckets left after the exact ones: multiply the ratio by "
+            "(n − exact), so that max_distance reaches bucket n. Multiplied by n, the buckets fill up too fast and "
+            "every distance from about √(exact·max_distance) on lands in the last one.",
+        ),
+        "log(r) / log(max_distance) instead of log(r / exact) / log(max_distance / exact)": (
+            _with_log_bucket(_logs_from_zero),
+            "both logs are measured from exact: log(r / exact) / log(max_distance / exact) is 0 at r = exact and 1 "
+            "at r = max_distance. log(r) / log(max_distance) is already well above 0 at r = exact.",
+        ),
+        "log2 above, natural log below": (
+            _with_log_bucket(_log2_above),
+            "the ratio of two logs is the same in every base only when both use that base: torch.log2 above and "
+            "math.log below make it 1/ln 2 ≈ 1.44 times too large. Use torch.log and math.log (or log2 for both).",
+        ),
+        "r // exact: the ratio rounded down before the log": (
+            _with_log_bucket(_whole_ratio),
+            "r / exact is a fraction, and its log must keep it: r // exact rounds it down to a whole number, so "
+            "distances from exact·k to exact·(k + 1) − 1 share one bucket. Divide floats: r.float() / exact.",
+        ),
+        "a linear ramp instead of log-spaced buckets": (
+            _with_log_bucket(_linear_ramp),
+            "T5's far buckets widen geometrically: exact + ⌊log(r / exact) / log(max_distance / exact) · (n − exact)⌋. "
+            "A linear ramp (r − exact) / (max_distance − exact) makes the near distances share buckets as wide as "
+            "the far ones.",
         ),
     },
     hints=(

@@ -153,6 +153,34 @@ def _softmax_by_hand(logits, targets):
     return -(e / e.sum(-1, keepdim=True)).log().gather(-1, targets[..., None])[..., 0].mean(0)
 
 
+def _log_p_next(logits, targets):
+    return F.log_softmax(logits, dim=-1).gather(-1, targets[..., None])[..., 0]
+
+
+def _perplexity_of_each(logits, targets):
+    return (-_log_p_next(logits, targets)).exp().mean(0)
+
+
+def _perplexity_of_mean(logits, targets):
+    return (-_log_p_next(logits, targets).mean(0)).exp()
+
+
+def _median(logits, targets):
+    return (-_log_p_next(logits, targets)).median(0).values
+
+
+def _middle_quantile(logits, targets):
+    return (-_log_p_next(logits, targets)).quantile(0.5, dim=0)
+
+
+def _first_sequence(logits, targets):
+    return -_log_p_next(logits, targets)[0]
+
+
+def _log_of_mean_probability(logits, targets):
+    return -_log_p_next(logits, targets).exp().mean(0).log()
+
+
 _UNDERFLOW = ("softmax underflow: with confident logits, a target 200 below the largest logit has the probability "
               "e^(−200) ≈ 10⁻⁸⁷, which float32 (smallest number about 10⁻⁴⁵) stores as 0, and −log 0 = inf. "
               "Never form the probability: F.log_softmax(logits, dim=-1) computes logit − logsumexp(logits) "
@@ -239,6 +267,23 @@ implement(
         "log-softmax over the sequences (dim 0)": (
             _over_sequences_axis, "the softmax runs over the vocabulary, the last dimension: "
                                   "F.log_softmax(logits, dim=-1)."),
+        "perplexity instead of the loss": (
+            (_perplexity_of_each, _perplexity_of_mean),
+            "the loss is −ln p in nats, averaged over the batch: -log_p_next.mean(0). Its exponential is the "
+            "perplexity, which the lesson computes from the loss where it needs one; the curves are drawn in nats."),
+        "median over the sequences instead of the mean": (
+            (_median, _middle_quantile),
+            "average the losses over the batch, .mean(0): the loss is a mean, and a few badly predicted tokens "
+            "must count, which the median ignores."),
+        "the first sequence only": (
+            _first_sequence,
+            "average over every sequence of the batch, -log_p_next.mean(0): log_p_next[0] is the first sequence's "
+            "losses alone, one text's noise instead of the mean."),
+        "−ln of the mean probability instead of the mean of −ln p": (
+            _log_of_mean_probability,
+            "average the losses, not the probabilities: −ln p for each token first, then the mean over the batch. "
+            "−ln(mean p) is smaller (a log of a mean is at least the mean of the logs) and lets one confident token "
+            "hide another's bad one."),
     },
     hints=(
         "The loss of one token is −ln p(the byte that came next), and log_p_next already holds ln p: negate it.",

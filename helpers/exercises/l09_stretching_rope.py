@@ -97,6 +97,29 @@ def _ntk_i_over_d(head_dim, base, factor):
     return new_base ** (-torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)
 
 
+def _ntk_base_to_the_factor(head_dim, base, factor):
+    return _omega(head_dim, base ** factor)
+
+
+def _ntk_d_minus_one(head_dim, base, factor):
+    return _omega(head_dim, base * factor ** (head_dim / (head_dim - 1)))
+
+
+def _ntk_head_dim_16(head_dim, base, factor):
+    return _omega(head_dim, base * factor ** (16 / 14))
+
+
+def _ntk_two_over_d(head_dim, base, factor):
+    return _omega(head_dim, base * factor ** (2 / head_dim))
+
+
+def _ntk_base_stored_in(dtype):
+    def frequencies(head_dim, base, factor):
+        new_base = torch.tensor(base * factor ** (head_dim / (head_dim - 2)), dtype=dtype)
+        return new_base ** (-2 * torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)
+    return frequencies
+
+
 def _ntk_in(dtype):
     def frequencies(head_dim, base, factor):
         new_base = base * factor ** (head_dim / (head_dim - 2))
@@ -220,6 +243,27 @@ implement(
             "stretching slows the pairs down, so the new base is larger than base: the slowest pair is divided "
             "by the factor, not multiplied by it.",
         ),
+        "base ** factor instead of base · factor^(d/(d−2))": (
+            _ntk_base_to_the_factor,
+            "the stretch multiplies the base by a power of the factor, base' = base · factor^(d/(d−2)). "
+            "base ** factor raises the base itself to the factor (10000⁴ = 10¹⁶), so the slow pairs all but stop.",
+        ),
+        "exponent d/(d−1) instead of d/(d−2)": (
+            _ntk_d_minus_one,
+            "the slowest pair is i = d/2 − 1, whose exponent is −2i/d = −(d−2)/d: solving "
+            "base'^(−(d−2)/d) = base^(−(d−2)/d) / factor raises the factor to d/(d−2), not d/(d−1).",
+        ),
+        "head_dim fixed at 16": (
+            _ntk_head_dim_16,
+            "use d, the head_dim ntk_base is given: factor^(16/14) is right only for heads of 16 features; "
+            "the cases use 6, 32, 64 and 128 too.",
+        ),
+        "exponent 2/d instead of d/(d−2)": (
+            _ntk_two_over_d,
+            "the exponent comes from the slowest pair's equation, base'^(−(d−2)/d) = base^(−(d−2)/d) / factor: "
+            "raise both sides to the power −d/(d−2), so base' = base · factor^(d/(d−2)). With 2/d the slowest "
+            "pair is hardly slowed.",
+        ),
     },
     hints=(
         "Pair 0 is kept for any base' (base'^0 = 1). Dividing the slowest pair by the factor is one equation in "
@@ -232,7 +276,8 @@ implement(
     where=_pair_where,
     axes=("pairs",),
     half_why=_HALF_WHY,
-    half=(_ntk_in(torch.float16), _ntk_in(torch.bfloat16)),
+    half=(_ntk_in(torch.float16), _ntk_in(torch.bfloat16), _ntk_base_stored_in(torch.float16),
+          _ntk_base_stored_in(torch.bfloat16)),
     explain=_ntk_explain,
     atol=1e-12,
 )
@@ -325,6 +370,30 @@ def _llama3_hard(threshold):
     return frequencies
 
 
+def _llama3_blend(omega, factor, low, high, length, kept=None):
+    if kept is None:
+        kept = ((length * omega / (2 * math.pi) - low) / (high - low)).clamp(0.0, 1.0)
+    return kept * omega + (1 - kept) * omega / factor
+
+
+def _llama3_i_over_d(head_dim, base, factor, low, high, length):
+    omega = float(base) ** (-torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)
+    return _llama3_blend(omega, factor, low, high, length)
+
+
+def _llama3_pairs_from_one(head_dim, base, factor, low, high, length):
+    omega = float(base) ** (-2.0 * torch.arange(1, head_dim // 2 + 1, dtype=torch.float64) / head_dim)
+    return _llama3_blend(omega, factor, low, high, length)
+
+
+def _llama3_ramp_in_wavelength(head_dim, base, factor, low, high, length):
+    # the kept share linear in the wavelength λ = 2π/ω between L/high and L/low, instead of in the turns r = L/λ
+    omega = _omega(head_dim, base)
+    wavelength = 2 * math.pi / omega
+    kept = ((length / low - wavelength) / (length / low - length / high)).clamp(0.0, 1.0)
+    return _llama3_blend(omega, factor, low, high, length, kept)
+
+
 def _llama3_in(dtype):
     def frequencies(head_dim, base, factor, low, high, length):
         omega = (float(base) ** (-2 * torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)).to(dtype)
@@ -409,6 +478,21 @@ implement(
             _llama3_thresholds_multiplied,
             "a pair is kept when its wavelength is below L / high_freq_factor and divided when it is above "
             "L / low_freq_factor (equivalently r_i ≥ high_freq_factor, r_i ≤ low_freq_factor).",
+        ),
+        "ω_i = base^(−i/d) instead of base^(−2i/d)": (
+            _llama3_i_over_d,
+            "the frequencies before the stretch are lesson 04's, ω_i = base^(−2i/head_dim), i = 0 … head_dim/2 − 1: "
+            "with −i/d they fall only half as fast, and pair i gets the frequency of pair i/2.",
+        ),
+        "pairs counted from 1": (
+            _llama3_pairs_from_one,
+            "pair 0 is the fastest, ω_0 = base⁰ = 1: i runs over 0 … head_dim/2 − 1, torch.arange(head_dim // 2).",
+        ),
+        "the blend linear in the wavelength instead of in the turns": (
+            _llama3_ramp_in_wavelength,
+            "the kept share is linear in the turns r_i = L·ω_i/2π: s = (r_i − low)/(high − low). The wavelength "
+            "2π/ω_i = L/r_i runs between the same thresholds, L/high and L/low, but a share linear in it is another "
+            "curve, which agrees with Llama's only at the two ends.",
         ),
     },
     hints=(

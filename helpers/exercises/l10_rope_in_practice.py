@@ -57,6 +57,19 @@ def _sizes_confused(weight, n_heads):
         and (weight.shape[0] // head_dim) % 2 == 0 else weight.clone()
 
 
+def _rows_kept(weight, n_heads):
+    return weight.clone()
+
+
+def _stacked(dim):
+    # torch.stack((heads[:, evens], heads[:, odds]), dim) instead of torch.cat: a new axis, read back row by row
+    def convert(weight, n_heads):
+        head_dim = weight.shape[0] // n_heads
+        heads = weight.reshape(n_heads, head_dim, -1)
+        return torch.stack((heads[:, 0::2], heads[:, 1::2]), dim=dim).reshape(weight.shape)
+    return convert
+
+
 def _where(args, index) -> str:
     weight, n_heads = args
     head_dim = weight.shape[0] // n_heads
@@ -144,6 +157,19 @@ implement(
             _halves_swapped,
             "the first half of each head's rows holds the even-indexed rows (0, 2, 4, …), the second half the "
             "odd-indexed ones (1, 3, 5, …).",
+        ),
+        "rows left in the interleaved order": (
+            _rows_kept,
+            "half_layout must move each head's rows: every pair's first row (evens), then every pair's second row "
+            "(odds), heads[:, torch.cat((evens, odds))]. Returning heads as it is, or "
+            "torch.stack((heads[:, evens], heads[:, odds]), dim=2), which puts each pair's rows side by side again, "
+            "leaves the interleaved order.",
+        ),
+        "torch.stack instead of torch.cat": (
+            _stacked(-1),
+            "torch.stack makes a new axis, and reshaped back its entries land in other rows and columns: join the "
+            "two sets of rows along the existing row axis, heads[:, torch.cat((evens, odds))] (or "
+            "torch.cat((heads[:, evens], heads[:, odds]), dim=1)).",
         ),
     },
     hints=(

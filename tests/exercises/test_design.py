@@ -60,7 +60,10 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                         (lambda n: 0.5 + torch.arange(n, dtype=torch.float64) * 1e-12, "one code per position",
                          "positions 0 and 1 get the codes 0.5 and 0.5, only 1e-12 apart: codes closer than 10⁻⁹ "
                          "count as one"),
-                        (lambda n: torch.zeros(n, 1), "bounded", "for a sentence of 1 word it returned shape (1, 1)")],
+                        (lambda n: torch.zeros(n, 1), "shaped (length,)",
+                         "for a sentence of 1 word it returned shape (1, 1)"),
+                        (lambda n: torch.linspace(0, 1, 5), "shaped (length,)",
+                         "for a sentence of 1 word it returned 5 codes")],
     "03.fixed_code": [(lambda p: p / len(p), "the same for a position whatever the sentence", "position 1 gets 0.1"),
                       (lambda p: p.double(), "bounded", "outside [−1, 1]"),
                       (lambda p: torch.tanh(p / 1000.0), "able to tell neighbours apart",

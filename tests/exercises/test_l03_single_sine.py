@@ -77,6 +77,9 @@ MISTAKES = {
     "one position short (0 … length − 2)": lambda w, n: _in_float64(w, n - 1).sort().values.diff().min()
     if n > 2 else _in_float64(w, n).sort().values.diff().min(),
     "computed in half precision": lambda w, n: torch.sin(w * torch.arange(n).half()).sort().values.diff().min(),
+    "codes sorted in descending order": lambda w, n: np.diff(np.sort(np.sin(w * np.arange(n)))[::-1]).min(),
+    "angle converted between degrees and radians": lambda w, n: np.diff(np.sort(np.sin(np.radians(w * np.arange(n))))
+                                                                        ).min(),
 }
 
 
@@ -241,3 +244,24 @@ def test_near_collision_asks_for_the_comparison_the_check_makes():
     cos_factor, sin_factor = abs(math.cos(0.36 * (i + j) / 2)), abs(math.sin(0.36 * (j - i) / 2))
     assert cos_factor < sin_factor < 2 * cos_factor
     assert H.check("03.near_collision", "mirror", omega=0.36, length=50).passed
+
+
+def test_a_descending_sort_gives_minus_the_largest_gap():
+    """Why the descending sort is wrong, by hand: codes 0, 0.5, 1 sorted downwards differ by −0.5 and −0.5."""
+    assert np.diff(np.array([1.0, 0.5, 0.0])).min() == -0.5
+
+
+def test_one_position_short_fails_at_two_positions_saying_a_position_is_left_out():
+    result = H.check("03.smallest_gap", lambda w, n: _in_float64(w, n - 1).sort().values.diff().min())
+    assert result.status == "failed" and result.mistake is None
+    assert 'on case "omega=3.0, length=2 (two positions)"' in result.message
+    assert "it left a position out" in result.message and "torch.arange(length), not torch.arange(length − 1)" in \
+        result.message, result.message
+
+
+def test_a_number_written_in_is_told_it_does_not_follow_the_arguments():
+    value = float(_brute_force(1.0, 1000))  # the lesson's printed gap, right on the first case only
+    result = H.check("03.smallest_gap", lambda w, n: torch.tensor(value, dtype=torch.float64))
+    assert result.status == "failed" and result.mistake is None
+    assert 'on case "omega=0.1, length=1000"' in result.message  # the first case passes
+    assert f"it is {value:.6g} on every one of the 7 cases, whatever the arguments" in result.message, result.message

@@ -105,7 +105,7 @@ def test_each_catalogued_mistake_is_named(name):
 
 
 def test_the_weight_unchanged_fails_at_the_second_row():
-    message = assert_fails_undiagnosed(ID, lambda w, n: w.clone())
+    message = assert_diagnosed(ID, lambda w, n: w.clone(), "rows left in the interleaved order")
     assert 'on case "weight (32, 16) float32, n_heads=4 (head_dim 8)": at row 1 = head 0 of 4, its row 1 (which ' \
            "should hold that head's old row 2), column 0: expected " in message
 

@@ -383,3 +383,210 @@ def test_the_right_answers_in_the_same_stubs_pass():
     for exercise_id, body in right:
         result = H.check(exercise_id, in_stub(exercise_id, body))
         assert result.passed, (exercise_id, result.message)
+
+
+# --- the answers whose message said only where they differ: each run in its lesson's stub, now named -----------
+
+PARTLY_BEFORE = [
+    # (exercise, the learner's body, the mistake it is named as, or None where the message names it in words,
+    #  words the failure message must hold)
+    ("06.rope", """
+        a, b = x[..., 0::2], x[..., 1::2]
+        return a * theta.sin() - b * theta.cos(), a * theta.cos() + b * theta.sin()
+     """, "cos and sin swapped in the turn", "angle 0 no longer leaves the pair as it was"),
+    ("06.rope", """
+        d = x.shape[-1]
+        a, b = x[..., : d // 2], x[..., d // 2:]
+        return a * theta.cos() - b * theta.sin(), a * theta.sin() + b * theta.cos()
+     """, "turned_pairs pairs feature i with i + d/2 (the half layout's pairs)", "lesson 10's wrong-layout mistake"),
+    ("06.rope", """
+        a, b = x[..., 0::2], x[..., 1::2]
+        return a * theta.cos(), a * theta.sin() + b * theta.cos()
+     """, "a term of the turn left out", "a' = a cos θ − b sin θ"),
+    ("06.rope", """
+        a, b = x[..., 0::2], x[..., 1::2]
+        return a * theta.cos() - b * theta.sin(), a * theta.sin()
+     """, "a term of the turn left out", "b' = a sin θ + b cos θ"),
+    ("06.rope", """
+        a, b = x[..., 0::2], x[..., 1::2]
+        t = theta[:, :1]
+        return a * t.cos() - b * t.sin(), a * t.sin() + b * t.cos()
+     """, "pair 0's angle used for every pair", "each pair turns at its own frequency"),
+    ("06.rope", """
+        a, b = x[..., 0::2], x[..., 1::2]
+        t = 2 * theta
+        return a * t.cos() - b * t.sin(), a * t.sin() + b * t.cos()
+     """, "angle doubled (2θ)", "not by 2θ"),
+    ("06.rope", """
+        a, b = x[..., 0::2], x[..., 1::2]
+        t = theta.flip(-1)
+        return a * t.cos() - b * t.sin(), a * t.sin() + b * t.cos()
+     """, "frequencies in reverse order (slowest pair first)", "pair 0 is the fastest"),
+    ("05.shift_matrix", """
+        c, s = torch.cos(angle), torch.sin(angle)
+        return torch.stack((torch.stack((c, s)), torch.stack((s, c))))
+     """, "minus sign missing: [[cos, sin], [sin, cos]]", "the cos row is [−sin kω_i, cos kω_i], with a minus"),
+    ("05.shift_matrix", """
+        c, s = torch.cos(torch.deg2rad(angle)), torch.sin(torch.deg2rad(angle))
+        return torch.stack((torch.stack((c, s)), torch.stack((-s, c))))
+     """, "angle converted between degrees and radians", "torch.cos and torch.sin take radians"),
+    ("05.shift_matrix", """
+        a = angle * 180 / math.pi
+        return torch.stack((torch.stack((torch.cos(a), torch.sin(a))), torch.stack((-torch.sin(a), torch.cos(a)))))
+     """, "angle converted between degrees and radians", "torch.cos and torch.sin take radians"),
+    ("05.shift_matrix", "return torch.eye(2, dtype=torch.float64)", "the identity for every block",
+     "the identity is only M_0"),
+    ("05.shift_matrix", """
+        c, s = torch.cos(angle / 2), torch.sin(angle / 2)
+        return torch.stack((torch.stack((c, s)), torch.stack((-s, c))))
+     """, "half the angle", "not of kω/2"),
+    ("05.shift_matrix", """
+        c, s = torch.cos(angle), torch.sin(angle)
+        return torch.stack((torch.stack((c, s)), torch.stack((-s, -c))))
+     """, "−cos in the corner: [[cos, sin], [−sin, −cos]]", "a reflection, not a rotation"),
+    ("07.t5_bucket", "return (torch.log(r.float() / exact) / math.log(max_distance / exact) * (n - exact)).long()",
+     "+ exact missing", "the distance exact gets the bucket exact"),
+    ("07.t5_bucket", "return exact + (torch.log(r.float() / exact) / math.log(max_distance / exact) * n).long()",
+     "· n instead of · (n − exact)", "multiply the ratio by (n − exact)"),
+    ("07.t5_bucket", "return exact + (torch.log(r.float()) / math.log(max_distance) * (n - exact)).long()",
+     "log(r) / log(max_distance) instead of log(r / exact) / log(max_distance / exact)",
+     "both logs are measured from exact"),
+    ("07.t5_bucket",
+     "return exact + (torch.log2(r.float() / exact) / math.log(max_distance / exact) * (n - exact)).long()",
+     "log2 above, natural log below", "1/ln 2 ≈ 1.44 times too large"),
+    ("07.t5_bucket", "return exact + (torch.log(r // exact) / math.log(max_distance / exact) * (n - exact)).long()",
+     "r // exact: the ratio rounded down before the log", "Divide floats: r.float() / exact"),
+    ("07.t5_bucket", "return exact + ((r - exact) / (max_distance - exact) * (n - exact)).long()",
+     "a linear ramp instead of log-spaced buckets", "far buckets widen geometrically"),
+    ("01.attention_entropy",
+     "return -weights * torch.log10(torch.where(weights > 0, weights, torch.ones_like(weights)))",
+     "logarithm in base 10", "0.434 times too small"),
+    ("01.attention_entropy", "return -torch.log(torch.where(weights > 0, weights, torch.ones_like(weights)))",
+     "the weight left out of the term (−ln a instead of −a·ln a)", "4·ln 4 = 5.545 instead of ln 4 = 1.386"),
+    ("01.attention_entropy", "return -weights * torch.log(weights + 1e-3)", "ε added inside the log (ln(a + ε))",
+     "treat only the zero weights apart"),
+    ("04.sinusoidal", """
+        d = pe.shape[1]
+        p = torch.arange(pe.shape[0], dtype=torch.float64)[:, None]
+        w = 10000.0 ** (-torch.arange(d // 2, dtype=torch.float64) / d)
+        pe[:, 0::2] = torch.sin(p * w)
+        pe[:, 1::2] = torch.cos(p * w)
+     """, "ω_i = base^(−i/d) instead of base^(−2i/d)", "fill_table is given these frequencies as omega"),
+    ("04.sinusoidal", """
+        for p in range(pe.shape[0] - 1):
+            pe[p, 0::2] = torch.sin(p * omega)
+            pe[p, 1::2] = torch.cos(p * omega)
+     """, "the last row left empty", "range(pe.shape[0] − 1) leaves the last row zeros"),
+    ("04.sinusoidal", """
+        p = torch.arange(pe.shape[0], dtype=torch.float64)[:, None]
+        w = omega.repeat(2)
+        pe[:, 0::2] = torch.sin(p * w[0::2])
+        pe[:, 1::2] = torch.cos(p * w[1::2])
+     """, "a column given another pair's frequency", "columns 2i and 2i+1 both belong to pair i"),
+    ("04.sinusoidal", """
+        p = torch.arange(pe.shape[0], dtype=torch.float64)[:, None]
+        pe[:, 0::2] = -torch.sin(p * omega)
+        pe[:, 1::2] = torch.cos(p * omega)
+     """, "the sines negated", "position 1's first entry is sin 1 = 0.841"),
+    ("09.ntk_inv_freq", "return base ** factor", "base ** factor instead of base · factor^(d/(d−2))",
+     "base ** factor raises the base itself to the factor"),
+    ("09.ntk_inv_freq", "return base * factor ** (d / (d - 1))", "exponent d/(d−1) instead of d/(d−2)",
+     "raises the factor to d/(d−2), not d/(d−1)"),
+    ("09.ntk_inv_freq", "return base * factor ** (16 / 14)", "head_dim fixed at 16", "use d, the head_dim"),
+    ("09.ntk_inv_freq", "return base * factor ** (2 / d)", "exponent 2/d instead of d/(d−2)",
+     "raise both sides to the power −d/(d−2)"),
+    ("09.ntk_inv_freq", "return torch.tensor(base * factor ** (d / (d - 2)), dtype=torch.float16)", HALF,
+     "below float16's smallest normal number"),
+    ("09.llama3_inv_freq", """
+        i = torch.arange(head_dim // 2, dtype=torch.float64)
+        w = base ** (-i / head_dim)
+        r = original_max_len * w / (2 * math.pi)
+        s = ((r - low_freq_factor) / (high_freq_factor - low_freq_factor)).clamp(0, 1)
+        return s * w + (1 - s) * w / factor
+     """, "ω_i = base^(−i/d) instead of base^(−2i/d)", "pair i gets the frequency of pair i/2"),
+    ("09.llama3_inv_freq", """
+        i = torch.arange(head_dim // 2, dtype=torch.float64)
+        w = base ** (-2 * i / head_dim)
+        wavelength = 2 * math.pi / w
+        longest, shortest = original_max_len / low_freq_factor, original_max_len / high_freq_factor
+        s = ((longest - wavelength) / (longest - shortest)).clamp(0, 1)
+        return s * w + (1 - s) * w / factor
+     """, "the blend linear in the wavelength instead of in the turns", "s = (r_i − low)/(high − low)"),
+    ("09.llama3_inv_freq", """
+        i = torch.arange(1, head_dim // 2 + 1, dtype=torch.float64)
+        w = base ** (-2 * i / head_dim)
+        r = original_max_len * w / (2 * math.pi)
+        s = ((r - low_freq_factor) / (high_freq_factor - low_freq_factor)).clamp(0, 1)
+        return s * w + (1 - s) * w / factor
+     """, "pairs counted from 1", "pair 0 is the fastest, ω_0 = base⁰ = 1"),
+    ("08.loss_by_position", "return torch.exp(-log_p_next).mean(0)", "perplexity instead of the loss",
+     "Its exponential is the perplexity"),
+    ("08.loss_by_position", "return torch.exp(-log_p_next.mean(0))", "perplexity instead of the loss",
+     "Its exponential is the perplexity"),
+    ("08.loss_by_position", "return (-log_p_next).median(0).values", "median over the sequences instead of the mean",
+     "which the median ignores"),
+    ("08.loss_by_position", "return -log_p_next[0]", "the first sequence only", "log_p_next[0] is the first"),
+    ("08.loss_by_position", "return -torch.log(log_p_next.exp().mean(0))",
+     "−ln of the mean probability instead of the mean of −ln p", "average the losses, not the probabilities"),
+    ("10.half_layout_rows", "return heads", "rows left in the interleaved order", "half_layout must move each head's"),
+    ("10.half_layout_rows", "return torch.stack([heads[:, evens], heads[:, odds]], dim=2)",
+     "rows left in the interleaved order", "puts each pair's rows side by side again"),
+    ("10.half_layout_rows", "return torch.stack([heads[:, evens], heads[:, odds]], dim=-1)",
+     "torch.stack instead of torch.cat", "torch.stack makes a new axis"),
+    ("10.half_layout_rows", "return heads[..., torch.cat((evens, odds))]", None,
+     "heads[:, :, order] reorders the input columns instead"),
+    ("02.normalised", """
+        p = torch.arange(length, dtype=torch.float32)
+        return 1 - p / max(length - 1, 1)
+     """, "codes in reverse order", "or 1 − p / (L − 1)"),
+    ("02.bounded_code", "return torch.linspace(0, 1, 5)", None,
+     "your proposal is not shaped (length,). It fails here: for a sentence of 1 word it returned 5 codes"),
+    ("03.smallest_gap", """
+        codes = torch.sin(omega * torch.arange(length - 1, dtype=torch.float64))
+        return codes.sort().values.diff().min()
+     """, None, "it left a position out. The positions are 0 … length − 1"),
+    ("03.smallest_gap", """
+        codes = torch.sin(omega * torch.arange(length, dtype=torch.float64))
+        return codes.sort(descending=True).values.diff().min()
+     """, "codes sorted in descending order", "their min is minus the largest gap"),
+    ("03.smallest_gap", """
+        codes = torch.sin(torch.deg2rad(omega * torch.arange(length, dtype=torch.float64)))
+        return codes.sort().values.diff().min()
+     """, "angle converted between degrees and radians", "torch.sin takes radians"),
+    ("03.smallest_gap", "return torch.tensor(0.0017, dtype=torch.float64)", None,
+     "it is 0.0017 on every one of the 7 cases, whatever the arguments"),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "body", "mistake", "words"), PARTLY_BEFORE,
+                         ids=[f"{e}:{(m or w)[:40]}" for e, _, m, w in PARTLY_BEFORE])
+def test_each_answer_that_was_only_located_is_now_named(exercise_id, body, mistake, words):
+    result = H.check(exercise_id, in_stub(exercise_id, body))
+    assert result.status == "failed" and result.mistake == mistake, result.message
+    assert words in result.message, result.message
+    if mistake is not None:
+        assert f"this is a known mistake: {mistake}." in result.message, result.message
+
+
+def _answer(mistake: str):
+    """The first answer above named as ``mistake``, as the learner's function."""
+    exercise_id, body = next((e, b) for e, b, m, _ in PARTLY_BEFORE if m == mistake)
+    return in_stub(exercise_id, body)
+
+
+def test_the_newly_named_answers_are_wrong_by_hand():
+    """Some of the answers above, each shown wrong for the reason named on one small input computed by hand."""
+    rope = _answer("cos and sin swapped in the turn")  # position 0 must leave x alone; this turns (1, 2) to (−2, 1)
+    assert rope(torch.tensor([[1.0, 2.0]]), torch.tensor([0])).tolist() == [[-2.0, 1.0]]
+    shift = _answer("minus sign missing: [[cos, sin], [sin, cos]]")  # M_1 should take (sin 2, cos 2) to (sin 3, cos 3)
+    moved = shift(1, 2).double() @ torch.tensor([math.sin(2), math.cos(2)], dtype=torch.float64)
+    assert moved.tolist() == pytest.approx([math.sin(3), math.cos(1)], abs=1e-6)  # sin 2·sin 1 + cos 2·cos 1 = cos 1
+    assert abs(math.cos(1) - math.cos(3)) > 1
+    bucket = _answer("+ exact missing")  # 16 causal buckets: distance 8 is the first far one, bucket 8, not 0
+    assert int(bucket(torch.tensor([-8]), False, 16, 128)[0]) == 0
+    entropy = _answer("the weight left out of the term (−ln a instead of −a·ln a)")  # 4·ln 4 instead of ln 4
+    assert float(entropy(torch.full((4,), 0.25))) == pytest.approx(4 * math.log(4))
+    loss = _answer("the first sequence only")  # sequence 0 scores ln 2; sequence 1 scores ln(1 + e), left out
+    logits = torch.tensor([[[0.0, 0.0]], [[1.0, 0.0]]])
+    targets = torch.tensor([[0], [1]])
+    assert loss(logits, targets).tolist() == pytest.approx([math.log(2)])
