@@ -76,6 +76,11 @@ def _epsilon_inside(epsilon):
     return entropy
 
 
+def _as_if_uniform(weights):
+    return torch.full(weights.shape[:-1], torch.log(torch.tensor(float(weights.shape[-1]))).item(),
+                      dtype=weights.dtype)
+
+
 def _in_half(weights):
     w = weights.half()
     return -_terms(w, torch.log).sum(-1).to(weights.dtype)
@@ -203,6 +208,11 @@ implement(
             _weight_left_out,
             "each key's term is its weight times its log, −a·ln a: the weight says how much that key counts. "
             "Without it a uniform row over 4 keys gives 4·ln 4 = 5.545 instead of ln 4 = 1.386.",
+        ),
+        "every row taken as uniform (ln L)": (
+            _as_if_uniform,
+            "ln L is the entropy of a uniform row only, the largest any row over L keys can have. Compute each "
+            "key's term from its own weight, −a·ln a, so that a peaked row gets a smaller entropy.",
         ),
         "ε added inside the log (ln(a + ε))": (
             tuple(_epsilon_inside(e) for e in (1e-2, 1e-3, 1e-4)),

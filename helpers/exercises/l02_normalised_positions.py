@@ -87,7 +87,8 @@ def _one_code_per_word(fn) -> tuple[bool, str]:
 
 def _bounded(fn) -> tuple[bool, str]:
     for length in CHECKED_LENGTHS:
-        codes = _raw_codes(fn, length).flatten().to(torch.float64)
+        raw = _raw_codes(fn, length).flatten()
+        codes = raw.to(torch.float64)
         if bool(codes.isnan().any()):
             p = int(codes.isnan().nonzero()[0])
             why = ("a sentence of one word divides by zero: with L − 1 = 0, the code 0 / 0 is nan. Give a "
@@ -97,9 +98,13 @@ def _bounded(fn) -> tuple[bool, str]:
         outside = _outside(codes)
         if bool(outside.any()):
             p = int(outside.nonzero()[0])
+            why = (f"float16's largest number is 65 504, so position {_spaced(p)} stored in float16 is already inf "
+                   "before anything divides it. Compute in float32 or float64 (p as the stub gives it)"
+                   if raw.dtype == torch.float16 and not bool(torch.isfinite(codes[p])) and p > 65_504 else
+                   "Like lesson 01's raw index, a code that grows with the sentence ends up outweighing the "
+                   "content term, of size about 1")
             return False, (f"in a sentence of {_words(length)}, position {p} gets the code {float(codes[p]):.6g}, "
-                           "outside [−1, 1]. Like lesson 01's raw index, a code that grows with the sentence "
-                           "ends up outweighing the content term, of size about 1.")
+                           f"outside [−1, 1]. {why}.")
     code_of = _far_codes(fn)
     if code_of is None:
         return True, "Every code of sentences from 1 to 100 000 words lies in [−1, 1]."
@@ -135,6 +140,11 @@ def _one_code_per_position(fn) -> tuple[bool, str]:
                 f" Your codes are integers ({str(raw.dtype).replace('torch.', '')}): integer division (//) or an "
                 "integer dtype rounds every fraction down, p // L = 0 for every p < L. Divide floats, "
                 "torch.arange(length, dtype=torch.float64) / …")
+            if raw.dtype in (torch.float16, torch.bfloat16):
+                digits = 3 if raw.dtype == torch.float16 else 2
+                integer = (f" Your codes are {str(raw.dtype).replace('torch.', '')}, which keeps only about {digits} "
+                           "significant digits: neighbouring codes of a long sentence come closer than its steps "
+                           "and round to one number. Compute and return float32 or float64.")
             if codes[p] == codes[q]:
                 return False, (f"in a sentence of {length} words, positions {p} and {q} both get the code "
                                f"{float(codes[p]):.6g}: attention could not tell them apart.{integer}")

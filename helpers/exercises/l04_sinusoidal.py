@@ -11,6 +11,8 @@ tests the whole function).
 
 from __future__ import annotations
 
+import re
+
 import torch
 
 from ..encodings import sinusoidal
@@ -225,6 +227,23 @@ def _angles_in(dtype):
     return table
 
 
+def _error_explained(args, err) -> str | None:
+    """Two size errors: the positions times omega entry by entry (no outer product), and a table of fixed size."""
+    n_positions, d_model = args[0], args[1]
+    text = str(err)
+    sizes = {int(n) for n in re.findall(r"size of tensor [ab] \((\d+)\)", text)}
+    if sizes == {n_positions, d_model // 2}:
+        return (f"the positions ({n_positions} of them) times omega ({d_model // 2} frequencies) entry by entry: "
+                "the angles are a table, one row per position and one column per pair, "
+                "torch.arange(pe.shape[0])[:, None] * omega, shape (n_positions, d_model/2).")
+    if "must match the existing size" in text or "must match the size" in text:
+        return (f"fill_table was given a table of {n_positions} position{'s' * (n_positions != 1)} × {d_model} "
+                "columns, and wrote one of "
+                "another size into it. Take the sizes from the table itself, pe.shape[0] positions and pe.shape[1] "
+                "columns (omega has one frequency per pair): numbers written into the code fit one table only.")
+    return None
+
+
 def _where(args, index) -> str:
     d_model, base = args[1], float(args[2]) if len(args) > 2 else 10000.0
     p, c = index
@@ -354,6 +373,7 @@ implement(
         "pe[:, 1::2] = torch.cos(…).",
     ),
     solution=SINUSOIDAL_SOLUTION,
+    explain_error=_error_explained,
     where=_where,
     axes=("positions", "columns"),
     half_why="The angle of pair 0 at position p is p radians: float16 stores numbers from 1024 to 2048 in "

@@ -298,6 +298,16 @@ def _frequencies_reversed_turn(x, theta):
     return a * flipped.cos() - b * flipped.sin(), a * flipped.sin() + b * flipped.cos()
 
 
+def _error_explained(args, err) -> str | None:
+    """A broadcasting error inside the turn: theta given an extra axis (theta[:, None]) or another shape."""
+    if isinstance(err, RuntimeError) and "must match the size of tensor" in str(err):
+        return ("theta has shape (L, d/2), the shape of the last two dimensions of a and b, (..., L, d/2): torch lines "
+                "shapes up from the right, so use theta as it is and it applies to every leading dimension (batch, "
+                "heads). An extra axis, theta[:, None] or theta[None], moves its L onto another dimension of x, "
+                "which fails as soon as x has more than two dimensions.")
+    return None
+
+
 def _cases() -> list[Case]:
     g = torch.Generator().manual_seed(6)
     Case = _case  # noqa: N806 (every case gets its float32-angle slack)
@@ -443,6 +453,7 @@ implement(
         '(2i, 2i+1), call the interleaved rotation, and reorder back with P.',
     ),
     solution=ROPE_SOLUTION,
+    explain_error=_error_explained,
     where=_where,
     axes=("positions", "features"),
     dtype=lambda args: args[0].dtype,

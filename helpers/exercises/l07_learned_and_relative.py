@@ -136,6 +136,12 @@ def _linear_ramp(r, exact, n, max_distance):
     return exact + ((r - exact) / (max_distance - exact) * (n - exact)).long()
 
 
+def _sizes_written_in(exact, n, max_distance):
+    def log_bucket(r, _exact, _n, _max_distance):
+        return exact + (torch.log(r.float() / exact) / math.log(max_distance / exact) * (n - exact)).long()
+    return log_bucket
+
+
 def _minus(number: int) -> str:
     return str(number).replace("-", "−")
 
@@ -275,6 +281,11 @@ implement(
             _with_log_bucket(_whole_ratio),
             "r / exact is a fraction, and its log must keep it: r // exact rounds it down to a whole number, so "
             "distances from exact·k to exact·(k + 1) − 1 share one bucket. Divide floats: r.float() / exact.",
+        ),
+        "the lesson's sizes written into log_bucket": (
+            (_with_log_bucket(_sizes_written_in(8, 16, 128)), _with_log_bucket(_sizes_written_in(16, 32, 128))),
+            "log_bucket is given exact, n and max_distance, which change with num_buckets, bidirectional and "
+            "max_distance: use them, not the lesson's numbers (8, 16, 32, 128), which fit one setting only.",
         ),
         "a linear ramp instead of log-spaced buckets": (
             _with_log_bucket(_linear_ramp),

@@ -394,6 +394,18 @@ def _llama3_ramp_in_wavelength(head_dim, base, factor, low, high, length):
     return _llama3_blend(omega, factor, low, high, length, kept)
 
 
+def _llama3_numbers_written_in(head_dim, base, factor, low, high, length):
+    # Llama 3.1's own settings in place of the arguments (only head_dim taken from them)
+    return _llama3_blend(_omega(head_dim, 500000.0), 8.0, 1.0, 4.0, 8192)
+
+
+def _llama3_harmonic(head_dim, base, factor, low, high, length):
+    # the blend taken on the wavelengths 1/ω: 1/ω' = s/ω + (1 − s)·factor/ω
+    omega = _omega(head_dim, base)
+    kept = ((length * omega / (2 * math.pi) - low) / (high - low)).clamp(0.0, 1.0)
+    return 1 / (kept / omega + (1 - kept) * factor / omega)
+
+
 def _llama3_in(dtype):
     def frequencies(head_dim, base, factor, low, high, length):
         omega = (float(base) ** (-2 * torch.arange(head_dim // 2, dtype=torch.float64) / head_dim)).to(dtype)
@@ -487,6 +499,16 @@ implement(
         "pairs counted from 1": (
             _llama3_pairs_from_one,
             "pair 0 is the fastest, ω_0 = base⁰ = 1: i runs over 0 … head_dim/2 − 1, torch.arange(head_dim // 2).",
+        ),
+        "Llama 3.1's numbers written in instead of the arguments": (
+            _llama3_numbers_written_in,
+            "use the arguments, base, factor, low_freq_factor, high_freq_factor and original_max_len: Llama 3.1's "
+            "500000, 8, 1, 4 and 8192 are one setting of them, and the cases try others.",
+        ),
+        "the blend taken on the wavelengths instead of the frequencies": (
+            _llama3_harmonic,
+            "blend the frequencies themselves: ω' = s·ω + (1 − s)·ω/factor. Blending the wavelengths, "
+            "1/ω' = s/ω + (1 − s)·factor/ω, gives another curve between the same two ends.",
         ),
         "the blend linear in the wavelength instead of in the turns": (
             _llama3_ramp_in_wavelength,

@@ -89,6 +89,11 @@ def _error_explained(args, err) -> str | None:
                 f"permute are row numbers, 0 … {weight.shape[0] - 1} (n_heads·head_dim rows): the output features "
                 "of q = x @ W.T are W's rows, so reorder dimension 0, weight[order] (or weight[order, :]), not "
                 "weight[:, order].")
+    heads = re.search(r"for dimension 0 with size (\d+)", str(err))
+    if isinstance(err, IndexError) and heads and int(heads.group(1)) == n_heads:
+        return (f"an index ran past the {n_heads} heads, dimension 0 of heads: heads[evens] picks whole heads. Each "
+                "head's rows are dimension 1: heads[:, evens], and heads[:, torch.cat((evens, odds))] reorders them in "
+                "every head at once.")
     if isinstance(err, RuntimeError) and "is invalid for input of size" in str(err):  # the stub's reshape back
         return ("half_layout's result no longer has the shape of heads, (n_heads, head_dim, d_in), so it cannot be "
                 "reshaped back to weight's. Reorder each head's rows, dimension 1 (heads[:, order]), and keep every "

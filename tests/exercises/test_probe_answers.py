@@ -555,7 +555,50 @@ PARTLY_BEFORE = [
      """, "angle converted between degrees and radians", "torch.sin takes radians"),
     ("03.smallest_gap", "return torch.tensor(0.0017, dtype=torch.float64)", None,
      "it is 0.0017 on every one of the 7 cases, whatever the arguments"),
+    ("01.attention_entropy", "return torch.full_like(weights, math.log(weights.shape[-1]) / weights.shape[-1])",
+     "every row taken as uniform (ln L)", "ln L is the entropy of a uniform row only"),
+    ("02.bounded_code", "return (p / max(length - 1, 1)).half()", None,
+     "positions 1253 and 1254 both get the code 0.125366: attention could not tell them apart. Your codes are "
+     "float16, which keeps only about 3 significant digits"),
+    ("02.bounded_code", "return p.half() / max(length - 1, 1)", None,
+     "float16's largest number is 65 504, so position 65 520 stored in float16 is already inf"),
+    ("04.sinusoidal", """
+        table = torch.zeros(16, 50, dtype=torch.float64)
+        p = torch.arange(16, dtype=torch.float64)[:, None]
+        w = 10000 ** (-2 * torch.arange(25, dtype=torch.float64) / 50)
+        table[:, 0::2] = torch.sin(p * w)
+        table[:, 1::2] = torch.cos(p * w)
+        pe[:] = table
+     """, None, "Take the sizes from the table itself, pe.shape[0] positions and pe.shape[1] columns"),
+    ("04.sinusoidal", """
+        p = torch.arange(pe.shape[0], dtype=torch.float64)
+        pe[:, 0::2] = torch.sin(p * omega)
+        pe[:, 1::2] = torch.cos(p * omega)
+     """, None, "the positions (128 of them) times omega (64 frequencies) entry by entry: the angles are a table"),
+    ("06.rope", """
+        a, b = x[..., 0::2], x[..., 1::2]
+        t = theta[:, None]
+        return a * t.cos() - b * t.sin(), a * t.sin() + b * t.cos()
+     """, None, "An extra axis, theta[:, None] or theta[None], moves its L onto another dimension of x"),
+    ("07.t5_bucket", "return 8 + (torch.log(r.float() / 8) / math.log(128 / 8) * 8).long()",
+     "the lesson's sizes written into log_bucket", "log_bucket is given exact, n and max_distance"),
+    ("09.llama3_inv_freq", """
+        i = torch.arange(head_dim // 2, dtype=torch.float64)
+        w = 500000.0 ** (-2 * i / head_dim)
+        s = ((8192 * w / (2 * math.pi) - 1.0) / (4.0 - 1.0)).clamp(0, 1)
+        return s * w + (1 - s) * w / 8.0
+     """, "Llama 3.1's numbers written in instead of the arguments", "the cases try others"),
+    ("09.llama3_inv_freq", """
+        i = torch.arange(head_dim // 2, dtype=torch.float64)
+        w = base ** (-2 * i / head_dim)
+        r = original_max_len * w / (2 * math.pi)
+        s = ((r - low_freq_factor) / (high_freq_factor - low_freq_factor)).clamp(0, 1)
+        return 1 / (s / w + (1 - s) * factor / w)
+     """, "the blend taken on the wavelengths instead of the frequencies", "blend the frequencies themselves"),
+    ("10.half_layout_rows", "return torch.cat([heads[evens], heads[odds]])", None,
+     "an index ran past the 4 heads, dimension 0 of heads: heads[evens] picks whole heads"),
 ]
+
 
 
 @pytest.mark.parametrize(("exercise_id", "body", "mistake", "words"), PARTLY_BEFORE,
