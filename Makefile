@@ -17,6 +17,9 @@ CHECK_FIGURES := COURSE_CHECK_FIGURE_TEXT=1
 # PyTorch's own CPU index serves the CPU build (about 190 MB). Elsewhere PyPI's wheel is already the CPU
 # one. Where that index cannot be reached, pip falls back to the indexes it is configured with.
 TORCH_PIN   := $(shell grep -m1 '^torch==' requirements.txt)
+# pip compiles every installed .py file to bytecode by default (torch alone: about 50 s on 2 cores);
+# Python compiles only what is imported, once, on first import.
+PIP_OPTS    := --quiet --no-compile
 TORCH_INDEX ?= $(if $(filter Linux,$(shell uname -s)),https://download.pytorch.org/whl/cpu,)
 
 .PHONY: setup setup-test lab test check test-unit test-notebooks test-portable notebooks notebook lint bench clean \
@@ -26,15 +29,15 @@ TORCH_INDEX ?= $(if $(filter Linux,$(shell uname -s)),https://download.pytorch.o
 $(COURSE_STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(if $(TORCH_INDEX),$(PY) -m pip install --quiet --no-deps --retries 0 --timeout 15 "$(TORCH_PIN)" \
+	$(if $(TORCH_INDEX),$(PY) -m pip install $(PIP_OPTS) --no-deps --retries 0 --timeout 15 "$(TORCH_PIN)" \
 		--index-url $(TORCH_INDEX) || echo "the CPU index did not answer: torch comes from the default index")
-	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip install $(PIP_OPTS) -r requirements.txt
+	$(PY) -m pip install $(PIP_OPTS) --no-deps -e .
 	touch $(COURSE_STAMP)
 
 # What the tests add: the harness, nbval, the browser driver, the oracles, the linters.
 $(TEST_STAMP): $(COURSE_STAMP) requirements-test.txt
-	$(PY) -m pip install --quiet -r requirements-test.txt
+	$(PY) -m pip install $(PIP_OPTS) -r requirements-test.txt
 	touch $(TEST_STAMP)
 
 setup: $(COURSE_STAMP)
@@ -48,10 +51,10 @@ COLAB_STAMP := $(COLAB_VENV)/.installed
 
 $(COLAB_STAMP): requirements-colab.txt pyproject.toml
 	test -x $(COLAB_PY) || $(PYTHON) -m venv $(COLAB_VENV)
-	$(if $(TORCH_INDEX),$(COLAB_PY) -m pip install --quiet --no-deps --retries 0 --timeout 15 "$(TORCH_PIN)" \
+	$(if $(TORCH_INDEX),$(COLAB_PY) -m pip install $(PIP_OPTS) --no-deps --retries 0 --timeout 15 "$(TORCH_PIN)" \
 		--index-url $(TORCH_INDEX) || echo "the CPU index did not answer: torch comes from the default index")
-	$(COLAB_PY) -m pip install --quiet -r requirements-colab.txt
-	$(COLAB_PY) -m pip install --quiet --no-deps -e .
+	$(COLAB_PY) -m pip install $(PIP_OPTS) -r requirements-colab.txt
+	$(COLAB_PY) -m pip install $(PIP_OPTS) --no-deps -e .
 	touch $(COLAB_STAMP)
 
 setup-colab: $(COLAB_STAMP)
@@ -138,7 +141,7 @@ MATHJAX    := site/node_modules/mathjax/es5/tex-chtml.js
 $(SITE_STAMP): requirements-site.txt
 	test -x $(SITE_VENV)/bin/python || $(PYTHON) -m venv $(SITE_VENV)
 	$(SITE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(SITE_VENV)/bin/python -m pip install --quiet -r requirements-site.txt
+	$(SITE_VENV)/bin/python -m pip install $(PIP_OPTS) -r requirements-site.txt
 	touch $(SITE_STAMP)
 
 $(MATHJAX): site/package.json site/package-lock.json
