@@ -76,6 +76,20 @@ def _epsilon_inside(epsilon):
     return entropy
 
 
+def _floored(floor):
+    def entropy(weights):
+        return -(weights * torch.log(weights.clamp(min=floor))).sum(-1)
+    return entropy
+
+
+def _nan_as_one(weights):
+    return torch.nan_to_num(-weights * torch.log(weights), nan=1.0).sum(-1)
+
+
+def _log_one_minus(weights):
+    return -(weights * torch.log1p(-weights)).sum(-1)
+
+
 def _as_if_uniform(weights):
     return torch.full(weights.shape[:-1], torch.log(torch.tensor(float(weights.shape[-1]))).item(),
                       dtype=weights.dtype)
@@ -116,6 +130,35 @@ def _terms_keep_the_shape(answer) -> str | None:
             "It should return one term per weight, −a·ln a, in the shape of weights, as its docstring says; "
             "my_attention_entropy adds them up over the keys. Summed already inside entropy_terms, the row's total "
             "still comes out right, but the terms themselves (which key contributes how much) are lost.")
+
+
+def _finite_gradient(answer) -> str | None:
+    """The gradient of the entropy is not nan at weights of exactly 0 (the reference takes the log of 1 there):
+    torch.where(weights > 0, −weights·log(weights), 0) picks 0 but still computes log 0, and the backward pass
+    multiplies the branch not taken by 0: 0·(−inf) = nan."""
+    weights = torch.tensor([[0.5, 0.5, 0.0, 0.0], [0.1, 0.2, 0.3, 0.4]], requires_grad=True)
+    try:
+        out = answer(weights)
+        if not isinstance(out, torch.Tensor) or out.grad_fn is None:
+            return None  # the autograd check says so
+        (grad,) = torch.autograd.grad(out.sum(), weights)
+    except Exception:  # not differentiable this way: the cases and the autograd check judge it
+        return None
+    expected = weights.detach().clone().requires_grad_(True)
+    (want,) = torch.autograd.grad(_reference(expected).sum(), expected)
+    bad = want.isfinite() & grad.isnan()  # +inf, the true slope of −a·ln a at 0 (torch.special.entr's), is kept
+    if not bool(bad.any()):
+        return None
+    row, key = (int(i) for i in bad.nonzero()[0])
+    return (f"the gradient of your entropy is {float(grad[row, key])} at weights[{row}, {key}] = 0 (backward of the "
+            f"sum over the rows [[0.5, 0.5, 0, 0], [0.1, 0.2, 0.3, 0.4]]): the log of 0 is still computed. "
+            "torch.where picks 0 for a zero weight, but its gradient goes through both branches, and the branch "
+            "not taken, log 0 = −inf, gives 0·(−inf) = nan in training. Take the log of 1 at zero weights, as the "
+            "task says: torch.where(weights > 0, weights, torch.ones_like(weights)).log().")
+
+
+def _terms_and_gradient(answer) -> str | None:
+    return _terms_keep_the_shape(answer) or _finite_gradient(answer)
 
 
 def _cases() -> list[Case]:
@@ -215,11 +258,29 @@ implement(
             "key's term from its own weight, −a·ln a, so that a peaked row gets a smaller entropy.",
         ),
         "ε added inside the log (ln(a + ε))": (
-            tuple(_epsilon_inside(e) for e in (1e-2, 1e-3, 1e-4)),
+            tuple(_epsilon_inside(10.0 ** -k) for k in range(2, 7)),
             "ln(a + ε) is not ln a: a·ln(a + ε) differs from a·ln a by about ε for every weight well above ε, so "
             "a row of L keys moves by up to L·ε, more than the check allows. Keep the log exact and treat only the "
             "zero weights apart: "
             "torch.where(weights > 0, weights, 1) before the log (ln 1 = 0).",
+        ),
+        "a floor on the weights inside the log (clamp)": (
+            tuple(_floored(10.0 ** -k) for k in range(1, 6)),
+            "weights.clamp(min=ε) before the log changes every weight below ε, not only the zeros: a weight "
+            "a < ε gets the term −a·ln ε instead of −a·ln a, and this lesson's rows hold many weights far below "
+            "any ε you choose. Replace only the zero weights: torch.where(weights > 0, weights, "
+            "torch.ones_like(weights)) before the log (ln 1 = 0).",
+        ),
+        "the nan of a zero weight replaced by 1 (nan_to_num(nan=1.0))": (
+            _nan_as_one,
+            "a zero weight's term is 0 (0·ln 0 = 0), so each zero weight added 1 to its row. Better still, never "
+            "make the nan: take the log of 1 at the zero weights, torch.where(weights > 0, weights, "
+            "torch.ones_like(weights)).log().",
+        ),
+        "ln(1 − a) instead of ln a": (
+            _log_one_minus,
+            "torch.log1p(−a) is ln(1 − a), not ln a: a uniform row over 4 keys gives 0.288 instead of ln 4 = 1.386. "
+            "Use torch.log(a), with the zero weights replaced by 1 before the log.",
         ),
     },
     hints=(
@@ -238,7 +299,7 @@ implement(
              "become 0, and an entropy near 10⁻⁴ (the collapse) needs more than 3 digits to be told from 0.",
     half=(_in_half, _in_bfloat16),
     autograd=True,
-    part_check=_terms_keep_the_shape,
+    part_check=_terms_and_gradient,
 )
 
 

@@ -277,6 +277,22 @@ def _angle_to_degrees(omega, length):
     return torch.sin(torch.rad2deg(omega * torch.arange(length, dtype=torch.float64))).sort().values.diff().min()
 
 
+def _index_of_gap(omega, length):
+    return _codes(omega, length).sort().values.diff().argmin()
+
+
+def _omega_ignored(omega, length):
+    return _codes(1.0, length).sort().values.diff().min()
+
+
+def _largest_gap(omega, length):
+    return _codes(omega, length).sort().values.diff().max()
+
+
+def _length_fixed(omega, length):
+    return _codes(omega, 1000).sort().values.diff().min()
+
+
 def _gap_error_explained(args, err) -> str | None:
     """Two positions make one pair: a function that finds no pair there has left a position out."""
     omega, length = args
@@ -373,6 +389,25 @@ implement(
             (_angle_as_degrees, _angle_to_degrees),
             "ω·p is in radians, and torch.sin takes radians: sin(ω·p) as it is, with no deg2rad, rad2deg or "
             "factor π/180.",
+        ),
+        "the index of the smallest gap (argmin) instead of the gap": (
+            _index_of_gap,
+            "argmin gives where the smallest gap sits in the sorted codes (an int64 index), not how large it is: "
+            "use .min(), which returns the gap itself, a float64 number.",
+        ),
+        "omega left out of the angle (sin p)": (
+            _omega_ignored,
+            "position p's code is sin(ω·p): multiply the positions by the omega argument before the sine, "
+            "torch.sin(omega * p), so that each case's ω counts.",
+        ),
+        "the largest gap (max) instead of the smallest": (
+            _largest_gap,
+            "the task asks for the smallest gap between two codes, the one that decides whether two positions "
+            "can be told apart: take .min() of the sorted codes' differences, not .max().",
+        ),
+        "length fixed at 1000": (
+            _length_fixed,
+            "use the length argument, torch.arange(length): 1000 is the lesson's length, and the cases try others.",
         ),
         "computed in float32": (
             _float32,

@@ -74,6 +74,15 @@ def _entries_bounded(fn) -> tuple[bool, str]:
     return True, f"Every entry stays within [−1, 1] out to position 1 000 000 (d = {codes.shape[1]})."
 
 
+def _moves_between_steps(fn, start: torch.Tensor) -> bool:
+    """Whether the code at position 0.5 differs from position 0's: the code turns between whole positions."""
+    try:
+        half = _vectors(fn, torch.tensor([0.5], dtype=torch.float64))[0]
+    except Exception:  # positions taken as integers only: the plain message stands
+        return False
+    return half.shape == start.shape and float((half - start).norm()) > 0.01
+
+
 def _every_position_apart(fn) -> tuple[bool, str]:
     codes = _vectors(fn, torch.arange(2000))
     distance = torch.cdist(codes, codes)
@@ -81,6 +90,11 @@ def _every_position_apart(fn) -> tuple[bool, str]:
     flat = int(distance.argmin())
     p, q = sorted(divmod(flat, distance.shape[1]))
     gap = float(distance[p, q])
+    if gap < 0.01 and float((codes - codes[0]).norm(dim=-1).max()) < 0.01 and _moves_between_steps(fn, codes[0]):
+        return False, ("every position from 0 to 1999 gets the same code (within 0.01), yet between two whole "
+                       "positions your code does move: each circle turns a whole number of turns per step (a speed "
+                       "that is a multiple of 2π), so every position lands back where position 0 is. That is "
+                       "aliasing. Keep each speed below π per step, and not a multiple of 2π.")
     if gap < 0.01 and q - p == 1:
         return False, (f"neighbours {p} and {q} have codes only {gap:.2g} apart (below 0.01): a circle slow enough not "
                        "to come round within 2000 positions moves each step by at most 2π/2000 ≈ 0.003. Add a "
@@ -216,6 +230,27 @@ def _pairs_frequency_repeated(n_positions, d_model, base=10000.0):
 def _sine_negated(n_positions, d_model, base=10000.0):
     theta = _angles(n_positions, d_model, base)
     return _interleave(-theta.sin(), theta.cos())
+
+
+def _cos_columns_empty(n_positions, d_model, base=10000.0):
+    theta = _angles(n_positions, d_model, base)
+    return _interleave(theta.sin(), torch.zeros_like(theta))
+
+
+def _pair_index_as_frequency(n_positions, d_model, base=10000.0):
+    theta = torch.arange(n_positions, dtype=torch.float64)[:, None] * torch.arange(d_model // 2, dtype=torch.float64)
+    return _interleave(theta.sin(), theta.cos())
+
+
+def _first_row_left_empty(n_positions, d_model, base=10000.0):
+    table = _reference(n_positions, d_model, base).clone()
+    table[0] = 0
+    return table
+
+
+def _frequencies_reversed(n_positions, d_model, base=10000.0):
+    theta = torch.arange(n_positions, dtype=torch.float64)[:, None] * _omega(d_model, base).flip(0)
+    return _interleave(theta.sin(), theta.cos())
 
 
 def _angles_in(dtype):
@@ -359,6 +394,26 @@ implement(
             "columns 2i and 2i+1 both belong to pair i and use omega[i]: the sines are pe[:, 0::2] with omega, "
             "the cosines pe[:, 1::2] with omega. omega.repeat(2) read column by column gives column j the "
             "frequency ω_(j mod d/2) instead of ω_(j // 2); omega.repeat_interleave(2) would be right.",
+        ),
+        "the cos columns left empty": (
+            _cos_columns_empty,
+            "fill both columns of each pair: pe[:, 0::2] = sin(p·ω) and pe[:, 1::2] = cos(p·ω). Left as the "
+            "table was made, the odd columns stay zeros (position 0 must read 0, 1, 0, 1, …).",
+        ),
+        "the pair's index i used as its frequency": (
+            _pair_index_as_frequency,
+            "pair i turns at ω_i, the i-th entry of the omega fill_table is given, not at i itself: multiply the "
+            "positions by omega, p * omega, not by torch.arange(d/2).",
+        ),
+        "the first row left empty (loop from 1)": (
+            _first_row_left_empty,
+            "fill every row from position 0: range(pe.shape[0]), not range(1, …). Row 0 is sin 0 = 0 and "
+            "cos 0 = 1 in turn, 0, 1, 0, 1, …, not zeros.",
+        ),
+        "frequencies in reverse order (slowest pair first)": (
+            _frequencies_reversed,
+            "pair i uses omega[i] in the order given: ω_0 = 1 is the fastest, in columns 0 and 1. omega.flip(0) "
+            "puts the slowest pair first.",
         ),
         "the sines negated": (
             _sine_negated,

@@ -132,6 +132,16 @@ def _minus_cos_block(angle):
     return torch.stack((torch.stack((c, s)), torch.stack((-s, -c))))
 
 
+def _both_sines_negated_block(angle):
+    c, s = torch.cos(angle), torch.sin(angle)
+    return torch.stack((torch.stack((c, -s)), torch.stack((-s, c))))
+
+
+def _flat_block(angle):
+    c, s = torch.cos(angle), torch.sin(angle)
+    return torch.stack((c, s, -s, c))
+
+
 def _where(args, index) -> str:
     r, c = index
     d_model, base = args[1], float(args[2]) if len(args) > 2 else 10000.0
@@ -255,6 +265,17 @@ implement(
             _with_block(_minus_cos_block),
             "both diagonal entries are +cos kω_i, so that k = 0 gives the identity. With −cos in the corner the "
             "block is a reflection, not a rotation: cos(pω + kω) = −sin(pω) sin(kω) + cos(pω) cos(kω).",
+        ),
+        "both sines negated: [[cos, −sin], [−sin, cos]]": (
+            _with_block(_both_sines_negated_block),
+            "one sine carries the minus, the other not: the block is [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]], "
+            "so that sin(pω + kω) = sin pω·cos kω + cos pω·sin kω. With both negated it is no rotation.",
+        ),
+        "the four entries in one flat row (stack((c, s, −s, c)))": (
+            _with_block(_flat_block),
+            "the block is 2×2: a stack of two rows, torch.stack((torch.stack((c, s)), torch.stack((-s, c)))). "
+            "torch.stack((c, s, -s, c)) makes one row of 4 entries, and block_diag then lays the rows side by "
+            "side instead of on the diagonal.",
         ),
     },
     hints=(

@@ -15,6 +15,8 @@ x (..., L, d), positions (L,) integers. Pair i turns by +p·ω_i, ω_i = base^(�
 
 from __future__ import annotations
 
+import re
+
 import torch
 
 from ..rotary import rope, rope_permutation
@@ -298,8 +300,61 @@ def _frequencies_reversed_turn(x, theta):
     return a * flipped.cos() - b * flipped.sin(), a * flipped.sin() + b * flipped.cos()
 
 
+def _plus_in_first_turn(x, theta):
+    a, b = _pairs_of(x)
+    return a * theta.cos() + b * theta.sin(), a * theta.sin() + b * theta.cos()
+
+
+def _sequential_turn(x, theta):
+    a, b = _pairs_of(x)
+    a = a * theta.cos() - b * theta.sin()
+    return a, a * theta.sin() + b * theta.cos()
+
+
+def _b_unchanged_turn(x, theta):
+    a, b = _pairs_of(x)
+    return a * theta.cos() - b * theta.sin(), b
+
+
+def _half_angle_turn(x, theta):
+    a, b = _pairs_of(x)
+    half = theta / 2
+    return a * half.cos() - b * half.sin(), a * half.sin() + b * half.cos()
+
+
+def _outputs_swapped_turn(x, theta):
+    a, b = _pairs_of(x)
+    return a * theta.sin() + b * theta.cos(), a * theta.cos() - b * theta.sin()
+
+
+def _positions_reversed_turn(x, theta):
+    a, b = _pairs_of(x)
+    flipped = theta.flip(0)
+    return a * flipped.cos() - b * flipped.sin(), a * flipped.sin() + b * flipped.cos()
+
+
+def _row_index_turn(x, theta):
+    # positions ignored: row l turned by l·ω_i, with ω_i = 10000^(−2i/d) written in (turned_pairs has no base)
+    a, b = _pairs_of(x)
+    pairs = theta.shape[-1]
+    omega = 10000.0 ** (-torch.arange(pairs, dtype=torch.float64) / pairs)
+    rows = torch.arange(theta.shape[0], dtype=torch.float64)[:, None] * omega
+    return a * rows.cos() - b * rows.sin(), a * rows.sin() + b * rows.cos()
+
+
 def _error_explained(args, err) -> str | None:
     """A broadcasting error inside the turn: theta given an extra axis (theta[:, None]) or another shape."""
+    sizes = re.search(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton "
+                      r"dimension (\d+)", str(err))
+    x = args[0]
+    pairs = x.shape[-1] // 2
+    if isinstance(err, RuntimeError) and sizes and int(sizes.group(3)) == x.dim() - 1 \
+            and pairs in (int(sizes.group(1)), int(sizes.group(2))) and sizes.group(1) != sizes.group(2):
+        other = int(sizes.group(1)) + int(sizes.group(2)) - pairs
+        return (f"your pairs hold {other} features where this x has d = {x.shape[-1]}, so d/2 = {pairs} pairs, one "
+                "for each angle in theta's last dimension. Pair indices written in for one d (x[..., [0, 2, 4, 6]] "
+                "is d = 8) fail at any other: the pairs must follow x's last dimension, a, b = x[..., 0::2], "
+                "x[..., 1::2].")
     if isinstance(err, RuntimeError) and "must match the size of tensor" in str(err):
         return ("theta has shape (L, d/2), the shape of the last two dimensions of a and b, (..., L, d/2): torch lines "
                 "shapes up from the right, so use theta as it is and it applies to every leading dimension (batch, "
@@ -398,7 +453,7 @@ implement(
             "use the base argument in ω_i = base^(−2i/d); the case with base=500.0 shows the difference.",
         ),
         "row index used as the position": (
-            _row_index_as_position,
+            (_row_index_as_position, _through_stub(_row_index_turn)),
             "turn row l by positions[l], the position given for it (0, 1, 100, 1000, 4095 in one case), not by l.",
         ),
         "x returned unrotated": (
@@ -441,6 +496,36 @@ implement(
             _through_stub(_frequencies_reversed_turn),
             "pair i turns by theta[:, i] = p·ω_i, and ω_i falls with i: pair 0 is the fastest (ω_0 = 1). Use "
             "theta in the order given, not flipped.",
+        ),
+        "minus sign missing in the first output (a cos θ + b sin θ)": (
+            _through_stub(_plus_in_first_turn),
+            "the first turned member is a' = a cos θ − b sin θ, with a minus: with + it is no rotation, the pair's "
+            "length changes, and scores stop depending on the offset alone.",
+        ),
+        "b' computed from the new a (a updated first)": (
+            _through_stub(_sequential_turn),
+            "both turned members come from the old pair: compute a' and b' from a and b before replacing either, "
+            "return a * c - b * s, a * s + b * c. Once a is overwritten, b' = a' sin θ + b cos θ mixes in the "
+            "turned value.",
+        ),
+        "b returned unturned": (
+            _through_stub(_b_unchanged_turn),
+            "both members turn: b' = a sin θ + b cos θ. Returned as it is, b keeps its old value and the pair is "
+            "no longer turned as a whole.",
+        ),
+        "half the angle (θ/2)": (
+            _through_stub(_half_angle_turn),
+            "theta already holds the whole angle p·ω_i: turn by θ itself, cos θ and sin θ, not by θ/2.",
+        ),
+        "the two turned members returned in the wrong order (b', a')": (
+            _through_stub(_outputs_swapped_turn),
+            "return the first member's new value first: a' = a cos θ − b sin θ, then b' = a sin θ + b cos θ. "
+            "The given lines put the first tensor at feature 2i and the second at 2i + 1.",
+        ),
+        "the positions in reverse order (theta flipped over the rows)": (
+            _through_stub(_positions_reversed_turn),
+            "row l of theta is the angle of row l of x, positions[l]·ω_i: use theta in the order given. "
+            "theta.flip(0) turns the first row by the last position.",
         ),
     },
     hints=(

@@ -142,6 +142,31 @@ def _sizes_written_in(exact, n, max_distance):
     return log_bucket
 
 
+def _log_alone(divided):
+    # the log's ratio kept, the division by log(max_distance / exact) left out
+    def log_bucket(r, exact, n, max_distance):
+        ratio = r.float() / exact if divided else r.float()
+        return exact + (torch.log(ratio) * (n - exact)).long()
+    return log_bucket
+
+
+def _max_distance_written_in(max_distance):
+    def log_bucket(r, exact, n, _max_distance):
+        return exact + (torch.log(r.float() / exact) / math.log(max_distance / exact) * (n - exact)).long()
+    return log_bucket
+
+
+def _t5_error_explained(args, err) -> str | None:
+    """math.log given the tensor of distances: it takes one Python number."""
+    said = str(err)
+    if isinstance(err, TypeError | ValueError | RuntimeError) and (
+            "only one element tensors can be converted to Python scalars" in said
+            or "must be real number, not Tensor" in said):
+        return ("math.log takes one Python number, and r is a tensor of distances: use torch.log on the tensor, "
+                "torch.log(r.float() / exact). math.log is right for the single number log(max_distance / exact).")
+    return None
+
+
 def _minus(number: int) -> str:
     return str(number).replace("-", "−")
 
@@ -287,6 +312,17 @@ implement(
             "log_bucket is given exact, n and max_distance, which change with num_buckets, bidirectional and "
             "max_distance: use them, not the lesson's numbers (8, 16, 32, 128), which fit one setting only.",
         ),
+        "the log not divided by log(max_distance / exact)": (
+            (_with_log_bucket(_log_alone(True)), _with_log_bucket(_log_alone(False))),
+            "the log is measured against its value at max_distance: exact + ⌊log(r / exact) / log(max_distance / "
+            "exact) · (n − exact)⌋, so that the far buckets reach n − 1 just at max_distance. Without the division "
+            "they fill up within a few steps of exact.",
+        ),
+        "max_distance written into log_bucket": (
+            tuple(_with_log_bucket(_max_distance_written_in(m)) for m in (128, 64, 256)),
+            "use the max_distance argument log_bucket is given: 128 is the lesson's setting, and the cases try "
+            "others.",
+        ),
         "a linear ramp instead of log-spaced buckets": (
             _with_log_bucket(_linear_ramp),
             "T5's far buckets widen geometrically: exact + ⌊log(r / exact) / log(max_distance / exact) · (n − exact)⌋. "
@@ -303,6 +339,7 @@ implement(
         "integers.",
     ),
     solution=T5_SOLUTION,
+    explain_error=_t5_error_explained,
     where=_t5_where,
     axes=("offsets",),
 )

@@ -173,6 +173,22 @@ def _middle_quantile(logits, targets):
     return (-_log_p_next(logits, targets)).quantile(0.5, dim=0)
 
 
+def _median_negated(logits, targets):
+    return -_log_p_next(logits, targets).median(0).values
+
+
+def _batch_fixed(size):
+    def loss(logits, targets):
+        return -_log_p_next(logits, targets).sum(0) / size
+    return loss
+
+
+def _capped(cap):
+    def loss(logits, targets):
+        return (-_log_p_next(logits, targets).clamp(min=-cap)).mean(0)
+    return loss
+
+
 def _first_sequence(logits, targets):
     return -_log_p_next(logits, targets)[0]
 
@@ -272,9 +288,17 @@ implement(
             "the loss is −ln p in nats, averaged over the batch: -log_p_next.mean(0). Its exponential is the "
             "perplexity, which the lesson computes from the loss where it needs one; the curves are drawn in nats."),
         "median over the sequences instead of the mean": (
-            (_median, _middle_quantile),
+            (_median, _middle_quantile, _median_negated),
             "average the losses over the batch, .mean(0): the loss is a mean, and a few badly predicted tokens "
             "must count, which the median ignores."),
+        "the batch size written in (sum divided by a fixed number)": (
+            tuple(_batch_fixed(size) for size in (4, 8, 16, 32, 64)),
+            "divide by the batch this call is given, log_p_next.shape[0], or simply take -log_p_next.mean(0): "
+            "the cases use batches of 1, 4, 5 and 32 sequences."),
+        "the loss capped (clamp) before the mean": (
+            tuple(_capped(cap) for cap in (1, 2, 3, 5, 10, 20, 50, 100)),
+            "average the losses as they are: a clamp on ln p caps every loss above the floor, so badly predicted "
+            "tokens, which are what the lesson's curves show, stop counting in full. -log_p_next.mean(0)."),
         "the first sequence only": (
             _first_sequence,
             "average over every sequence of the batch, -log_p_next.mean(0): log_p_next[0] is the first sequence's "

@@ -109,6 +109,16 @@ def _ntk_head_dim_16(head_dim, base, factor):
     return _omega(head_dim, base * factor ** (16 / 14))
 
 
+def _ntk_head_dim_fixed(size):
+    def frequencies(head_dim, base, factor):
+        return _omega(head_dim, base * factor ** (size / (size - 2)))
+    return frequencies
+
+
+def _ntk_all_raised(head_dim, base, factor):
+    return _omega(head_dim, (base * factor) ** (head_dim / (head_dim - 2)))
+
+
 def _ntk_two_over_d(head_dim, base, factor):
     return _omega(head_dim, base * factor ** (2 / head_dim))
 
@@ -203,11 +213,13 @@ implement(
     reference=_ntk_reference,
     cases=_ntk_cases,
     mistakes={
-        "exponent d/(d−2) missing (base·factor)": (
+        "exponent d/(d−2) missing (base·factor, or d // (d − 2), which is 1)": (
             _ntk_base_times_factor,
             "with base' = base·factor the slowest pair, ω'_(d/2−1) = base'^(−(d−2)/d), is divided by "
             "factor^((d−2)/d), a little less than the factor it must be divided by. Solve "
-            "base'^(−(d−2)/d) = base^(−(d−2)/d) / factor for base' instead.",
+            "base'^(−(d−2)/d) = base^(−(d−2)/d) / factor for base' instead. If you wrote factor ** (d // (d − 2)): "
+            "// is integer division, and d // (d − 2) is 1 for every head_dim above 4, so the exponent is lost; "
+            "divide with /, factor ** (d / (d − 2)).",
         ),
         "every frequency divided by the factor (position interpolation)": (
             _ntk_linear,
@@ -257,6 +269,16 @@ implement(
             _ntk_head_dim_16,
             "use d, the head_dim ntk_base is given: factor^(16/14) is right only for heads of 16 features; "
             "the cases use 6, 32, 64 and 128 too.",
+        ),
+        "head_dim fixed at 128 (or 64)": (
+            (_ntk_head_dim_fixed(128), _ntk_head_dim_fixed(64)),
+            "use d, the head_dim ntk_base is given: factor^(128/126) is right only for heads of 128 features "
+            "(Llama's); the cases try other sizes.",
+        ),
+        "(base·factor)^(d/(d−2)): the base raised too": (
+            _ntk_all_raised,
+            "only the factor takes the exponent: base' = base · factor^(d/(d−2)). Raising base·factor as a whole "
+            "also raises the base, and every pair but the fastest slows down too much.",
         ),
         "exponent 2/d instead of d/(d−2)": (
             _ntk_two_over_d,
@@ -316,6 +338,21 @@ def _swapped_ramp(head_dim, base, factor, low, high, length):
     r = length * omega / (2 * math.pi)
     kept = ((r - high) / (low - high)).clamp(0.0, 1.0)
     return omega * kept + omega / factor * (1 - kept)
+
+
+def _reversed_middle(head_dim, base, factor, low, high, length):
+    # the ends right (fast pairs kept, slow ones divided) but the middle blended the other way round
+    omega = _omega(head_dim, base)
+    r = length * omega / (2 * math.pi)
+    kept = (r - low) / (high - low)
+    middle = (1 - kept) * omega + kept * omega / factor
+    return torch.where(r <= low, omega / factor, torch.where(r >= high, omega, middle))
+
+
+def _reversed_unclamped(head_dim, base, factor, low, high, length):
+    omega = _omega(head_dim, base)
+    kept = 1 - (length * omega / (2 * math.pi) - low) / (high - low)
+    return kept * omega + (1 - kept) * omega / factor
 
 
 def _llama3_unclamped(head_dim, base, factor, low, high, length):
@@ -399,6 +436,24 @@ def _llama3_numbers_written_in(head_dim, base, factor, low, high, length):
     return _llama3_blend(_omega(head_dim, 500000.0), 8.0, 1.0, 4.0, 8192)
 
 
+def _llama3_one_written_in(which):
+    # one of Llama 3.1's settings written in place of its argument, the others taken from the arguments
+    def frequencies(head_dim, base, factor, low, high, length):
+        given = {"base": base, "factor": factor, "low": low, "high": high, "length": length}
+        given[which] = {"base": 500000.0, "factor": 8.0, "low": 1.0, "high": 4.0, "length": 8192}[which]
+        return _llama3_blend(_omega(head_dim, given["base"]), given["factor"], given["low"], given["high"],
+                             given["length"])
+    return frequencies
+
+
+def _llama3_pi_rounded(pi):
+    def frequencies(head_dim, base, factor, low, high, length):
+        omega = _omega(head_dim, base)
+        kept = ((length * omega / (2 * pi) - low) / (high - low)).clamp(0.0, 1.0)
+        return _llama3_blend(omega, factor, low, high, length, kept)
+    return frequencies
+
+
 def _llama3_harmonic(head_dim, base, factor, low, high, length):
     # the blend taken on the wavelengths 1/ω: 1/ω' = s/ω + (1 − s)·factor/ω
     omega = _omega(head_dim, base)
@@ -448,12 +503,13 @@ implement(
     reference=_llama3_reference,
     cases=_llama3_cases,
     mistakes={
-        "the blend reversed (low and high factors swapped)": (
-            (_swapped_ramp, _swapped_branches),
+        "the blend reversed (s and 1 − s swapped, or low and high)": (
+            (_swapped_ramp, _reversed_middle, _reversed_unclamped),
             "pairs turning at least high_freq_factor times within L are kept, those turning at most "
             "low_freq_factor times are divided: the kept share s = (r − low)/(high − low) grows with r, and "
-            "the result is s·ω + (1 − s)·ω/factor. Exchanging low and high, or s and 1 − s, divides the fast "
-            "pairs and keeps the slow ones.",
+            "the result is s·ω + (1 − s)·ω/factor. Exchanging low and high in s, using 1 − s, or putting s on "
+            "ω/factor instead of on ω, blends the wrong way round: the faster a middle pair, the more it is "
+            "divided.",
         ),
         "the blend weight s not clamped to [0, 1]": (
             _llama3_unclamped,
@@ -481,10 +537,12 @@ implement(
             "stretching the context slows the slow pairs down: ω_i / factor, so that they still turn less than "
             "once over the longer context.",
         ),
-        "a hard threshold, no blend": (
-            (_llama3_hard("high"), _llama3_hard("middle")),
-            "between low_freq_factor and high_freq_factor turns the rule blends: s·ω_i + (1 − s)·ω_i/factor with "
-            "s = (r_i − low)/(high − low), so that no pair's frequency jumps.",
+        "the middle pairs not blended (one hard threshold)": (
+            (_llama3_hard("high"), _llama3_hard("middle"), _llama3_hard("low"), _swapped_branches),
+            "only the two ends are kept or divided outright: the pairs turning between low_freq_factor and "
+            "high_freq_factor times within L get the blend s·ω_i + (1 − s)·ω_i/factor with "
+            "s = (r_i − low)/(high − low), so that no pair's frequency jumps. One torch.where on a single "
+            "threshold keeps or divides them all.",
         ),
         "wavelength thresholds L·factor instead of L/factor": (
             _llama3_thresholds_multiplied,
@@ -504,6 +562,18 @@ implement(
             _llama3_numbers_written_in,
             "use the arguments, base, factor, low_freq_factor, high_freq_factor and original_max_len: Llama 3.1's "
             "500000, 8, 1, 4 and 8192 are one setting of them, and the cases try others.",
+        ),
+        **{f"{argument} written in as {value}": (
+            _llama3_one_written_in(which),
+            f"use the argument {argument} where your code has {value}: Llama 3.1's {value} is one setting of it, "
+            "and the cases try others.",
+        ) for which, argument, value in (("length", "original_max_len", "8192"), ("low", "low_freq_factor", "1"),
+                                         ("high", "high_freq_factor", "4"), ("factor", "factor", "8"),
+                                         ("base", "base", "500000"))},
+        "π rounded (3.14)": (
+            (_llama3_pi_rounded(3.14), _llama3_pi_rounded(22 / 7)),
+            "3.14 is π to three digits only, and the pairs near the thresholds move by more than the check "
+            "allows: use math.pi (or torch.pi).",
         ),
         "the blend taken on the wavelengths instead of the frequencies": (
             _llama3_harmonic,

@@ -94,6 +94,16 @@ def _error_explained(args, err) -> str | None:
         return (f"an index ran past the {n_heads} heads, dimension 0 of heads: heads[evens] picks whole heads. Each "
                 "head's rows are dimension 1: heads[:, evens], and heads[:, torch.cat((evens, odds))] reorders them in "
                 "every head at once.")
+    size = re.search(r"is invalid for input of size (\d+)", str(err))
+    head_dim, d_in = weight.shape[0] // n_heads, weight.shape[1]
+    if isinstance(err, RuntimeError) and size and int(size.group(1)) != n_heads * head_dim * head_dim \
+            and int(size.group(1)) % (n_heads * d_in) == 0 \
+            and int(size.group(1)) // (n_heads * d_in) < head_dim:
+        kept = int(size.group(1)) // (n_heads * d_in)
+        return (f"half_layout returned {kept} rows per head, but here each head has {head_dim} (head_dim "
+                f"{head_dim}, as in Llama): a head size written into the code covers only part of the head. Take "
+                "every row from evens and odds, which the stub builds from this weight's head_dim: "
+                "heads[:, torch.cat((evens, odds))].")
     if isinstance(err, RuntimeError) and "is invalid for input of size" in str(err):  # the stub's reshape back
         return ("half_layout's result no longer has the shape of heads, (n_heads, head_dim, d_in), so it cannot be "
                 "reshaped back to weight's. Reorder each head's rows, dimension 1 (heads[:, order]), and keep every "
@@ -110,6 +120,7 @@ def _cases() -> list[Case]:
              (torch.randn(16, 32, generator=g, dtype=torch.float64), 2)),
         Case("weight (18, 12) float32, n_heads=3 (head_dim 6)", (torch.randn(18, 12, generator=g), 3)),
         Case("weight (24, 24) float32, n_heads=6 (head_dim 4)", (torch.randn(24, 24, generator=g), 6)),
+        Case("weight (256, 4) float32, n_heads=2 (head_dim 128, Llama's)", (torch.randn(256, 4, generator=g), 2)),
     ]
 
 

@@ -80,6 +80,11 @@ MISTAKES = {
     "codes sorted in descending order": lambda w, n: np.diff(np.sort(np.sin(w * np.arange(n)))[::-1]).min(),
     "angle converted between degrees and radians": lambda w, n: np.diff(np.sort(np.sin(np.radians(w * np.arange(n))))
                                                                         ).min(),
+    "the index of the smallest gap (argmin) instead of the gap": lambda w, n: torch.from_numpy(
+        np.asarray(np.argmin(np.diff(np.sort(np.sin(w * np.arange(n))))))),
+    "omega left out of the angle (sin p)": lambda w, n: np.diff(np.sort(np.sin(np.arange(n)))).min(),
+    "the largest gap (max) instead of the smallest": lambda w, n: np.diff(np.sort(np.sin(w * np.arange(n)))).max(),
+    "length fixed at 1000": lambda w, n: np.diff(np.sort(np.sin(w * np.arange(1000)))).min(),
 }
 
 

@@ -39,7 +39,7 @@ def test_ntk_correct_answers_pass(fn):
 
 
 NTK_MISTAKES = {
-    "exponent d/(d−2) missing (base·factor)": lambda d, base, f: _omega(d, base * f),
+    "exponent d/(d−2) missing (base·factor, or d // (d − 2), which is 1)": lambda d, base, f: _omega(d, base * f),
     "every frequency divided by the factor (position interpolation)": lambda d, base, f: _omega(d, base) / f,
     "exponent (d−2)/d instead of d/(d−2)": lambda d, base, f: _omega(d, base * f ** ((d - 2) / d)),
     "base divided instead of multiplied": lambda d, base, f: _omega(d, base / f ** (d / (d - 2))),
@@ -118,11 +118,12 @@ def _clamped_ramp(d, base, f, low, high, length):
     return kept * omega + (1 - kept) * omega / f
 
 
-# (name, answer): the swap is written in both codings, branches (a step at r = low) and the clamped ramp
+# (name, answer): the branches with low and high swapped keep every pair above low (a step at r = low, no blend);
+# the clamped ramp with them swapped blends the wrong way round
 LLAMA3_MISTAKES = [
-    ("the blend reversed (low and high factors swapped)",
+    ("the middle pairs not blended (one hard threshold)",
      lambda d, base, f, low, high, length: llama3_branches(d, base, f, high, low, length)),
-    ("the blend reversed (low and high factors swapped)",
+    ("the blend reversed (s and 1 − s swapped, or low and high)",
      lambda d, base, f, low, high, length: _clamped_ramp(d, base, f, high, low, length)),
     ("wavelength taken as 1/ω instead of 2π/ω", lambda d, base, f, low, high, length: llama3_branches(
         d, base, f, low, high, length, two_pi=1.0)),

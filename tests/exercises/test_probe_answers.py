@@ -171,13 +171,13 @@ PROBE = [
     ("09.ntk_inv_freq", lambda d, base, f: _omega(d, base * f ** (d / (d - 2)), step=1.0),
      "ω'_i = base'^(−i/d) instead of base'^(−2i/d)"),
     ("09.llama3_inv_freq", lambda *a: _llama3(*a, kept=lambda r, low, high: 1 - ((r - low) / (high - low)).clamp(0, 1)),
-     "the blend reversed (low and high factors swapped)"),
+     "the blend reversed (s and 1 − s swapped, or low and high)"),
     ("09.llama3_inv_freq", lambda *a: _llama3(*a, turns=lambda length, w: 2 * math.pi / w),
      "wavelength 2π/ω compared with the thresholds instead of the turns r"),
     ("09.llama3_inv_freq", lambda *a: _llama3(*a, divide=False),
      "slow pairs multiplied by the factor instead of divided"),
     ("09.llama3_inv_freq", lambda *a: _llama3(*a, kept=lambda r, low, high: (r >= high).double()),
-     "a hard threshold, no blend"),
+     "the middle pairs not blended (one hard threshold)"),
     ("10.half_layout_rows", lambda w, n: w.reshape(w.shape[0] // n, n, -1)[:, torch.cat(
         (torch.arange(0, n, 2), torch.arange(1, n, 2)))].reshape(w.shape) if n % 2 == 0 else w.clone(),
      "head_dim and n_heads confused"),
@@ -633,3 +633,176 @@ def test_the_newly_named_answers_are_wrong_by_hand():
     logits = torch.tensor([[[0.0, 0.0]], [[1.0, 0.0]]])
     targets = torch.tensor([[0], [1]])
     assert loss(logits, targets).tolist() == pytest.approx([math.log(2)])
+
+
+# --- the fourth cold attempt: answers that passed or whose message blamed something the learner did not write ------
+
+_LLAMA3_START = """
+i = torch.arange(head_dim // 2, dtype=torch.float64)
+omega = base ** (-2 * i / head_dim)
+r = original_max_len * omega / (2 * math.pi)
+k = ((r - low_freq_factor) / (high_freq_factor - low_freq_factor)).clamp(0, 1)
+"""
+
+FOURTH = [
+    # (exercise, the learner's body, the mistake it is named as (None: named in words), words the message holds)
+    ("01.attention_entropy",
+     "return torch.where(weights > 0, -weights * torch.log(weights), torch.zeros_like(weights))", None,
+     "the log of 0 is still computed"),
+    ("10.half_layout_rows", "return torch.cat((heads[:, 0:64:2], heads[:, 1:64:2]), dim=1)", None,
+     "half_layout returned 64 rows per head, but here each head has 128"),
+    ("01.attention_entropy", "return -weights * torch.log(weights.clamp(min=1e-3))",
+     "a floor on the weights inside the log (clamp)", "changes every weight below ε"),
+    ("01.attention_entropy", "return -weights * torch.log(weights + 1e-6)", "ε added inside the log (ln(a + ε))",
+     "treat only the zero weights apart"),
+    ("01.attention_entropy", "return -weights * torch.log(weights + 1e-5)", "ε added inside the log (ln(a + ε))",
+     "treat only the zero weights apart"),
+    ("04.apart", """
+        p = positions.to(torch.float64)[:, None]
+        w = 2 * math.pi * torch.arange(1, 9, dtype=torch.float64)
+        return torch.cat((torch.sin(p * w), torch.cos(p * w)), -1)
+     """, None, "each circle turns a whole number of turns per step"),
+    ("06.rope", """
+        a, b = x[..., [0, 2, 4, 6]], x[..., [1, 3, 5, 7]]
+        return a * theta.cos() - b * theta.sin(), a * theta.sin() + b * theta.cos()
+     """, None, "the pairs must follow x's last dimension, a, b = x[..., 0::2], x[..., 1::2]"),
+    ("09.ntk_inv_freq", "return base * factor ** (d // (d - 2))",
+     "exponent d/(d−2) missing (base·factor, or d // (d − 2), which is 1)", "// is integer division"),
+    ("09.llama3_inv_freq", _LLAMA3_START + "return torch.where(r <= low_freq_factor, omega / factor, omega)",
+     "the middle pairs not blended (one hard threshold)", "get the blend"),
+    ("09.llama3_inv_freq", _LLAMA3_START + "k = 1 - k\nreturn k * omega + (1 - k) * omega / factor",
+     "the blend reversed (s and 1 − s swapped, or low and high)", "blends the wrong way round"),
+    ("09.llama3_inv_freq", _LLAMA3_START + "return k * omega / factor + (1 - k) * omega",
+     "the blend reversed (s and 1 − s swapped, or low and high)", "blends the wrong way round"),
+    ("09.llama3_inv_freq", _LLAMA3_START + """
+k = (r - high_freq_factor) / (low_freq_factor - high_freq_factor)
+middle = k * omega + (1 - k) * omega / factor
+return torch.where(r < low_freq_factor, omega / factor, torch.where(r > high_freq_factor, omega, middle))
+""", "the blend reversed (s and 1 − s swapped, or low and high)", "blends the wrong way round"),
+    ("01.attention_entropy", "return torch.nan_to_num(-weights * torch.log(weights), nan=1.0)",
+     "the nan of a zero weight replaced by 1 (nan_to_num(nan=1.0))", "each zero weight added 1 to its row"),
+    ("01.attention_entropy", "return -weights * torch.log1p(-weights)", "ln(1 − a) instead of ln a",
+     "torch.log1p(−a) is ln(1 − a)"),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "body", "mistake", "words"), FOURTH,
+                         ids=[f"{e}:{(m or w)[:40]}" for e, _, m, w in FOURTH])
+def test_each_answer_of_the_fourth_attempt_fails_naming_its_cause(exercise_id, body, mistake, words):
+    result = H.check(exercise_id, in_stub(exercise_id, body))
+    assert result.status == "failed" and result.mistake == mistake, result.message
+    assert words in result.message, result.message
+
+
+def test_the_fourth_attempts_passing_answers_are_wrong_by_hand():
+    """The two answers that passed: a nan gradient at a zero weight, and a head of 128 rows cut to 64."""
+    entropy = in_stub("01.attention_entropy", FOURTH[0][1])
+    weights = torch.tensor([0.5, 0.5, 0.0], requires_grad=True)
+    entropy(weights).backward()
+    assert math.isnan(float(weights.grad[2]))  # the reference's gradient there is −(ln 1 + 1) = −1, finite
+    convert = in_stub("10.half_layout_rows", FOURTH[1][1])
+    with pytest.raises(RuntimeError):
+        convert(torch.zeros(128, 1), 1)
+    small = torch.arange(8.0)[:, None]  # at head_dim 8, 0:64:2 is every even row: it passed there
+    assert convert(small, 1)[:, 0].tolist() == [0.0, 2.0, 4.0, 6.0, 1.0, 3.0, 5.0, 7.0]
+
+
+def _rope_turn(first: str, second: str, angle: str = "theta") -> str:
+    return (f"a, b = x[..., 0::2], x[..., 1::2]\nt = {angle}\n"
+            f"return {first}, {second}")
+
+
+_TURN_A, _TURN_B = "a * t.cos() - b * t.sin()", "a * t.sin() + b * t.cos()"
+_LLAMA3_END = "return k * omega + (1 - k) * omega / factor"
+_GAP = "codes = torch.sin(omega * torch.arange(length, dtype=torch.float64))\n"
+
+FOURTH_PARTLY = [
+    # (exercise, the learner's body, the mistake it is now named as)
+    ("06.rope", _rope_turn("a * t.cos() + b * t.sin()", _TURN_B),
+     "minus sign missing in the first output (a cos θ + b sin θ)"),
+    ("06.rope", "a, b = x[..., 0::2], x[..., 1::2]\na = a * theta.cos() - b * theta.sin()\n"
+                "b = a * theta.sin() + b * theta.cos()\nreturn a, b", "b' computed from the new a (a updated first)"),
+    ("06.rope", _rope_turn(_TURN_A, "b"), "b returned unturned"),
+    ("06.rope", _rope_turn(_TURN_A, _TURN_B, "theta / 2"), "half the angle (θ/2)"),
+    ("06.rope", _rope_turn(_TURN_B, _TURN_A), "the two turned members returned in the wrong order (b', a')"),
+    ("06.rope", _rope_turn(_TURN_A, _TURN_B, "theta.flip(0)"),
+     "the positions in reverse order (theta flipped over the rows)"),
+    ("06.rope", _rope_turn(_TURN_A, _TURN_B, "torch.arange(x.shape[-2], dtype=torch.float64)[:, None] * 10000.0 "
+                                             "** (-2 * torch.arange(x.shape[-1] // 2, dtype=torch.float64) "
+                                             "/ x.shape[-1])"),
+     "row index used as the position"),
+    ("09.llama3_inv_freq", _LLAMA3_START.replace("original_max_len *", "8192 *") + _LLAMA3_END,
+     "original_max_len written in as 8192"),
+    ("09.llama3_inv_freq", _LLAMA3_START.replace("(r - low_freq_factor) / (high_freq_factor - low_freq_factor)",
+                                                 "(r - 1.0) / (high_freq_factor - 1.0)") + _LLAMA3_END,
+     "low_freq_factor written in as 1"),
+    ("09.llama3_inv_freq", _LLAMA3_START.replace("(high_freq_factor - low_freq_factor)", "(4.0 - low_freq_factor)")
+     + _LLAMA3_END, "high_freq_factor written in as 4"),
+    ("09.llama3_inv_freq", _LLAMA3_START + "return k * omega + (1 - k) * omega / 8.0", "factor written in as 8"),
+    ("09.llama3_inv_freq", _LLAMA3_START.replace("base **", "500000.0 **") + _LLAMA3_END, "base written in as 500000"),
+    ("09.llama3_inv_freq", _LLAMA3_START.replace("math.pi", "3.14") + _LLAMA3_END, "π rounded (3.14)"),
+    ("03.smallest_gap", _GAP + "return codes.sort().values.diff().argmin()",
+     "the index of the smallest gap (argmin) instead of the gap"),
+    ("03.smallest_gap", "codes = torch.sin(torch.arange(length, dtype=torch.float64))\n"
+                        "return codes.sort().values.diff().min()", "omega left out of the angle (sin p)"),
+    ("03.smallest_gap", _GAP + "return codes.sort().values.diff().max()",
+     "the largest gap (max) instead of the smallest"),
+    ("03.smallest_gap", _GAP.replace("length", "1000") + "return codes.sort().values.diff().min()",
+     "length fixed at 1000"),
+    ("08.loss_by_position", "return -log_p_next.sum(0) / 8",
+     "the batch size written in (sum divided by a fixed number)"),
+    ("08.loss_by_position", "return -log_p_next.median(0).values", "median over the sequences instead of the mean"),
+    ("08.loss_by_position", "return (-log_p_next.clamp(min=-5)).mean(0)", "the loss capped (clamp) before the mean"),
+    ("09.ntk_inv_freq", "return base * factor ** (128 / 126)", "head_dim fixed at 128 (or 64)"),
+    ("09.ntk_inv_freq", "return (base * factor) ** (d / (d - 2))", "(base·factor)^(d/(d−2)): the base raised too"),
+    ("04.sinusoidal", "p = torch.arange(pe.shape[0], dtype=torch.float64)[:, None]\npe[:, 0::2] = torch.sin(p * omega)",
+     "the cos columns left empty"),
+    ("04.sinusoidal", "p = torch.arange(pe.shape[0], dtype=torch.float64)[:, None]\n"
+                      "i = torch.arange(len(omega), dtype=torch.float64)\n"
+                      "pe[:, 0::2] = torch.sin(p * i)\npe[:, 1::2] = torch.cos(p * i)",
+     "the pair's index i used as its frequency"),
+    ("04.sinusoidal", "for p in range(1, pe.shape[0]):\n    pe[p, 0::2] = torch.sin(p * omega)\n"
+                      "    pe[p, 1::2] = torch.cos(p * omega)", "the first row left empty (loop from 1)"),
+    ("04.sinusoidal", "p = torch.arange(pe.shape[0], dtype=torch.float64)[:, None]\n"
+                      "pe[:, 0::2] = torch.sin(p * omega.flip(0))\npe[:, 1::2] = torch.cos(p * omega.flip(0))",
+     "frequencies in reverse order (slowest pair first)"),
+    ("05.shift_matrix", "c, s = torch.cos(angle), torch.sin(angle)\nreturn torch.stack((c, s, -s, c))",
+     "the four entries in one flat row (stack((c, s, −s, c)))"),
+    ("05.shift_matrix", "c, s = torch.cos(angle), torch.sin(angle)\n"
+                        "return torch.stack((torch.stack((c, -s)), torch.stack((-s, c))))",
+     "both sines negated: [[cos, −sin], [−sin, cos]]"),
+    ("07.t5_bucket", "return exact + (torch.log(r.float()) * (n - exact)).long()",
+     "the log not divided by log(max_distance / exact)"),
+    ("07.t5_bucket", "return exact + (torch.log(r.float() / exact) / math.log(128 / exact) * (n - exact)).long()",
+     "max_distance written into log_bucket"),
+]
+
+
+@pytest.mark.parametrize(("exercise_id", "body", "mistake"), FOURTH_PARTLY,
+                         ids=[f"{e}:{m[:40]}" for e, _, m in FOURTH_PARTLY])
+def test_each_located_answer_of_the_fourth_attempt_is_now_named(exercise_id, body, mistake):
+    result = H.check(exercise_id, in_stub(exercise_id, body))
+    assert result.status == "failed" and result.mistake == mistake, result.message
+    how_to_fix = core_get(exercise_id).mistakes[mistake][1]
+    assert f"this is a known mistake: {mistake}." in result.message and how_to_fix in result.message
+
+
+def test_math_log_on_the_distances_is_explained():
+    body = "return exact + (math.log(r / exact) / math.log(max_distance / exact) * (n - exact)).long()"
+    result = H.check("07.t5_bucket", in_stub("07.t5_bucket", body))
+    assert result.status == "failed" and "math.log takes one Python number" in result.message, result.message
+
+
+def test_some_of_the_fourth_attempts_named_answers_are_wrong_by_hand():
+    """Small inputs worked by hand: the sequential update, the fixed batch and the capped loss."""
+    rope = in_stub("06.rope", FOURTH_PARTLY[1][1])  # (1, 0) turned by 1 radian must become (cos 1, sin 1)
+    x = torch.tensor([[1.0, 0.0], [1.0, 0.0]])
+    got = rope(x, torch.tensor([0, 1]))  # d = 2: one pair, ω_0 = 1, so position 1 turns by 1 radian
+    a1 = math.cos(1.0)
+    assert got[1].tolist() == pytest.approx([a1, a1 * math.sin(1.0)], abs=1e-6)  # b' from the new a, not sin 1
+    assert abs(a1 * math.sin(1.0) - math.sin(1.0)) > 0.3
+    loss = in_stub("08.loss_by_position", FOURTH_PARTLY[17][1])  # 2 sequences: the sum over 8, not over 2
+    logits, targets = torch.zeros(2, 1, 2), torch.zeros(2, 1, dtype=torch.long)
+    assert loss(logits, targets).tolist() == pytest.approx([2 * math.log(2) / 8])
+    capped = in_stub("08.loss_by_position", FOURTH_PARTLY[19][1])  # ln p = −(ln(1 + e^10)) ≈ −10 capped at 5
+    assert capped(torch.tensor([[[10.0, 0.0]]]), torch.tensor([[1]])).tolist() == pytest.approx([5.0])
