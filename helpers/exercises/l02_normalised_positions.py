@@ -21,8 +21,8 @@ from .exercise import companion
 # --- 02.bounded_code (design; asked first, before the lesson shows its fix) ----------------------------
 
 
-SAME_CODE = 1e-9  # two codes closer than this count as one (lesson 03's check uses the same threshold) …
-CLOSE_UP_TO = 100  # … in sentences of up to this many words; longer ones are checked for exact equality
+SAME_CODE = 1e-9  # two codes closer than this count as one (lesson 03's check uses the same threshold), in every
+CLOSE_UP_TO = 100  # sentence the check tries, up to 100 000 words (1/(p + 1) falls below it from about 31 600)
 FAR_LENGTHS = (10**6, 10**9, 10**12, 10**15)  # code_of is asked for the last positions of these sentences
 
 
@@ -127,12 +127,12 @@ def _bounded(fn) -> tuple[bool, str]:
 
 
 def _one_code_per_position(fn) -> tuple[bool, str]:
-    for length in (2, 10, CLOSE_UP_TO, 1000, 10_000):
+    for length in (2, 10, CLOSE_UP_TO, 1000, 10_000, 100_000):
         raw = _raw_codes(fn, length).flatten()
         codes = raw.to(torch.float64)
         order = codes.argsort(stable=True)
         gaps = codes[order].diff()
-        shared = gaps < SAME_CODE if length <= CLOSE_UP_TO else gaps <= 0
+        shared = gaps < SAME_CODE
         if bool(shared.any()):
             k = int(shared.nonzero()[0])
             p, q = sorted((int(order[k]), int(order[k + 1])))
@@ -157,7 +157,7 @@ def _one_code_per_position(fn) -> tuple[bool, str]:
                            f"{float(codes[p]):.6g} and {float(codes[q]):.6g}, only {float(gaps[k]):.2g} apart: codes "
                            "closer than 10⁻⁹ count as one, since no model could tell them apart (float32 keeps "
                            f"about 7 digits).{alike}")
-    return True, ("Within each sentence (up to 10 000 words checked) every position has its own code. The lesson "
+    return True, ("Within each sentence (up to 100 000 words checked) every position has its own code. The lesson "
                   "divides by L − 1; whether a code also survives the sentence growing is its next question.")
 
 
@@ -225,6 +225,10 @@ def _one_minus(length):
     return 1 - _reference(length)
 
 
+def _single_word_one(length):
+    return torch.ones(1) if length == 1 else _reference(length)
+
+
 def _in_half(length):
     if length == 1:
         return torch.zeros(1)
@@ -282,6 +286,11 @@ implement(
             _no_single_word_case,
             "for length 1, p / (L − 1) is 0 / 0 = nan: a one-word sentence has the single code 0, so "
             "return torch.zeros(1) when length is 1.",
+        ),
+        "a one-word sentence given the code 1": (
+            _single_word_one,
+            "the first word's code is 0 in every sentence, and in a one-word sentence the first word is the only "
+            "one: return torch.zeros(1) when length is 1, not torch.ones(1).",
         ),
         "codes in reverse order": (
             (_reversed, _one_minus),

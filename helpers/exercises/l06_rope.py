@@ -57,6 +57,21 @@ def _offset_only_after(fn) -> tuple[bool, str]:
 OFFSETS_SEEN = 65  # offsets 0 … 64 must score differently: far enough that a code repeating every 9 or 10 shows
 
 
+def _whole_turns(fn) -> str:
+    """Said when the proposal does move v between whole positions (at p = 0.5) but not from one to the next: each
+    step turns by a whole number of turns, 2π·p."""
+    v = torch.arange(1.0, 9.0, dtype=torch.float64)
+    try:
+        start, half = (torch.as_tensor(fn(v.clone(), p)).to(torch.float64) for p in (0, 0.5))
+    except Exception:  # positions taken as integers only: the plain message stands
+        return ""
+    if half.shape != start.shape or float((half - start).abs().max()) < 1e-6:
+        return ""
+    return (" Your turn does move v between whole positions (at p = 0.5), but each step turns it a whole number of "
+            "turns (an angle of 2π·p), so every position lands where position 0 is. Keep the angle per step below π: "
+            "p·ω with ω < π, as lesson 04's frequencies (ω_0 = 1).")
+
+
 def _position_seen(fn) -> tuple[bool, str]:
     """Offsets 0 … 64 (the query at 0, the key at 0 … 64) must not score alike for every q and k tried."""
     scores = torch.tensor([[_score(fn, q, 0, k, offset) for offset in range(OFFSETS_SEEN)] for q, k in _pairs()])
@@ -68,7 +83,7 @@ def _position_seen(fn) -> tuple[bool, str]:
                       "pair, passes too; RoPE gives pair i its own angle, p·ω_i, with lesson 04's frequencies.)")
     if len(alike) == OFFSETS_SEEN * (OFFSETS_SEEN - 1) // 2:
         return False, (f"the keys at offsets 0 … {OFFSETS_SEEN - 1} all score the same for every q and k tried: the "
-                       "position never reaches the score.")
+                       "position never reaches the score." + _whole_turns(fn))
     a, b = min(alike, key=lambda ab: (ab[1], ab[0]))
     periods = [t for t in range(2, OFFSETS_SEEN - 1) if all(bool(same[o, o + t]) for o in range(OFFSETS_SEEN - t))]
     period = periods[0] if periods else None

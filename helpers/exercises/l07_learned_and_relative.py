@@ -356,6 +356,14 @@ def _power_of_two_formula(n_heads):
     return torch.tensor(_geometric(n_heads), dtype=torch.float32)
 
 
+def _exponent_positive(n_heads):
+    return 1 / alibi_slopes(n_heads)
+
+
+def _exponent_positive_for_every_count(n_heads):
+    return 1 / _power_of_two_formula(n_heads)
+
+
 def _next_power_truncated(n_heads):
     return torch.tensor(_geometric(2 ** math.ceil(math.log2(n_heads)))[:n_heads], dtype=torch.float32)
 
@@ -478,6 +486,11 @@ implement(
     reference=alibi_slopes,
     cases=_alibi_cases,
     mistakes={
+        "minus sign missing in the exponent (2^(8h/n))": (
+            (_exponent_positive, _exponent_positive_for_every_count),
+            "the slopes shrink from head to head: 2^(−8h/n), with a minus, so that head 0 has 2^(−8/n) < 1 (0.5 "
+            "for 8 heads). With +8h/n every slope is above 1 and grows.",
+        ),
         "the power-of-two formula for every head count": (
             _power_of_two_formula,
             "2^(−8h/n) with n = 12 gives slopes no power-of-two model has. Property 2: the first n0 heads "

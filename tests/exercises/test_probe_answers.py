@@ -775,6 +775,11 @@ FOURTH_PARTLY = [
      "the log not divided by log(max_distance / exact)"),
     ("07.t5_bucket", "return exact + (torch.log(r.float() / exact) / math.log(128 / exact) * (n - exact)).long()",
      "max_distance written into log_bucket"),
+    ("02.normalised", "if length == 1:\n    return torch.ones(1)\n"
+                      "return torch.arange(length, dtype=torch.float32) / (length - 1)",
+     "a one-word sentence given the code 1"),
+    ("07.alibi_slopes", "return torch.tensor([2 ** (8 * h / n_heads) for h in range(1, n_heads + 1)])",
+     "minus sign missing in the exponent (2^(8h/n))"),
 ]
 
 
@@ -785,6 +790,21 @@ def test_each_located_answer_of_the_fourth_attempt_is_now_named(exercise_id, bod
     assert result.status == "failed" and result.mistake == mistake, result.message
     how_to_fix = core_get(exercise_id).mistakes[mistake][1]
     assert f"this is a known mistake: {mistake}." in result.message and how_to_fix in result.message
+
+
+def test_whole_turns_per_step_are_named_in_rotate_after():
+    result = H.check("06.rotate_after", in_stub("06.rotate_after", "return turn(v, 2 * math.pi * p)"))
+    assert result.status == "failed" and "each step turns it a whole number of turns" in result.message, \
+        result.message
+
+
+def test_a_code_whose_steps_shrink_below_the_threshold_fails():
+    """1/(p + 1) moves by 1/((p + 1)(p + 2)) from p to p + 1: below 10⁻⁹ from about p = 31 600, inside the
+    100 000-word sentences the bounded check already tries."""
+    assert 1 / 31_700 - 1 / 31_701 < 1e-9 < 1 / 31_000 - 1 / 31_001
+    result = H.check("02.bounded_code", in_stub("02.bounded_code", "return 1 / (p + 1)"))
+    assert result.status == "failed" and "only 1e-10 apart: codes closer than 10⁻⁹ count as one" in result.message, \
+        result.message
 
 
 def test_math_log_on_the_distances_is_explained():
