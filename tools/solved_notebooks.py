@@ -3,7 +3,8 @@
     python tools/solved_notebooks.py --out DIR notebooks/*.ipynb
 
 In each copy, every code cell tagged ``exercise`` holds its exercise's solution (``H.solution``'s
-code), and its last line, the ``H.check(…)`` call, prints one line: ``<id> · passed``. That line
+code, what it prints or draws captured), and its last line, the ``H.check(…)`` call, prints one
+line: ``<id> · passed``. That line
 is also the cell's stored output, so nbval over the copies checks two things in one run: every
 solution passes its check inside its lesson, and no other cell's output changes when the learner's
 cells are solved (every other stored output is the committed one). A failing check prints its
@@ -16,6 +17,7 @@ import argparse
 import ast
 import copy
 import sys
+import textwrap
 from pathlib import Path
 
 import nbformat
@@ -40,18 +42,21 @@ def exercise_id(cell) -> str | None:
 
 
 def solved_source(exercise) -> str:
-    """The solution, its closing ``H.check(…)`` turned into one printed verdict line."""
+    """The solution, what it shows captured (an explore solution prints its run), and its closing
+    ``H.check(…)`` turned into one printed verdict line."""
     tree = ast.parse(exercise.solution)
     body, last = tree.body[:-1], tree.body[-1]
     if not (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call)):
         raise ValueError(f"{exercise.id}: its solution must end with the H.check(…) call")
     lines = exercise.solution.rstrip("\n").splitlines()
-    head = "\n".join(lines[:body[-1].end_lineno]) if body else ""
     check = ast.unparse(last.value)
     verdict = (f"_verdict = {check}\n"
                "print(f\"{_verdict.exercise_id} · {_verdict.status}\" + ('' if _verdict.passed else '\\n' + "
                "_verdict.message))")
-    return f"{head}\n{verdict}" if head else verdict
+    if not body:
+        return verdict
+    head = textwrap.indent("\n".join(lines[:body[-1].end_lineno]), "    ")
+    return f"from IPython.utils.capture import capture_output as _capture\nwith _capture():\n{head}\n{verdict}"
 
 
 def solved(nb):

@@ -161,8 +161,9 @@ def test_solved_copies_print_one_verdict_line_that_nbval_compares(tmp_path):
     assert exercise_cells(stub) == [(2, "04.sinusoidal")]
     solved_nb = SOLVED.solved(stub)
     solution = core.get("04.sinusoidal").solution
-    body = solution.rstrip("\n").splitlines()[:-1]  # all but its closing H.check line
-    assert solved_nb.cells[2].source.startswith("\n".join(body).rstrip("\n"))
+    body = [line for line in solution.rstrip("\n").splitlines()[:-1] if line.strip()]  # all but H.check
+    source = solved_nb.cells[2].source.splitlines()
+    assert all("    " + line in source for line in body)  # run inside a capture of what it shows
     assert stub.cells[2].source == STUB and solved_nb.cells[2].metadata["tags"] == ["exercise"]
     assert [c.source for i, c in enumerate(solved_nb.cells) if i != 2] == [c.source for i, c in enumerate(stub.cells)
                                                                          if i != 2]
@@ -172,8 +173,13 @@ def test_solved_copies_print_one_verdict_line_that_nbval_compares(tmp_path):
                                   "import torch\n    return torch.zeros(n_positions, d_model)")
     wrong = synthetic_notebook(STUB)
     wrong.cells[2].source = SOLVED.solved_source(SimpleNamespace(id="04.sinusoidal", solution=wrong_solution))
-    for nb in (stub, solved_nb, wrong):
+    # a solution that prints and draws on its way (as an explore solution does) still shows one line
+    talkative = synthetic_notebook(STUB)
+    talkative.cells[2].source = SOLVED.solved_source(SimpleNamespace(
+        id="04.sinusoidal", solution="print('my run')\ndisplay(42)\n" + solution))
+    for nb in (stub, solved_nb, wrong, talkative):
         execute(nb, tmp_path)
+    assert output_text(talkative.cells[2]) == "04.sinusoidal · passed\n"
     marks = core.MARKS
     assert verdicts(stub)["04.sinusoidal"].startswith(f"{marks['not attempted']} 04.sinusoidal · not attempted yet")
     assert output_text(solved_nb.cells[2]) == "04.sinusoidal · passed\n"
