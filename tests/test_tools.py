@@ -3,21 +3,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from tests.tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load(tool: str):
-    spec = importlib.util.spec_from_file_location(tool, ROOT / "tools" / f"{tool}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CHECK = _load("check_changes")
-TIMED = _load("time_targets")
+CHECK = load_tool("check_changes")
+TIMED = load_tool("time_targets")
 
 
 def test_a_changed_lesson_module_selects_the_tests_beside_it_and_those_importing_it():

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,20 +21,13 @@ import pytest
 
 import helpers as H
 from helpers.exercises import core
+from tests.tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load(tool: str):
-    """A module of tools/ (not a package), by its file name."""
-    spec = importlib.util.spec_from_file_location(tool, ROOT / "tools" / f"{tool}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-SOLVED = _load("solved_notebooks")
+SOLVED = load_tool("solved_notebooks")
 CHECK_CALL = re.compile(r'H\.check\(\s*"([^"]+)"')
 
 
@@ -67,7 +59,7 @@ def verdicts(nb) -> dict[str, str]:
 
 
 def execute(nb, cwd: Path) -> None:
-    runner = _load("run_notebooks")
+    runner = load_tool("run_notebooks")
     nb.metadata["kernelspec"] = runner.KERNELSPEC
     runner.Client(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}).execute()
 

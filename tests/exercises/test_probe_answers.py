@@ -604,11 +604,17 @@ PARTLY_BEFORE = [
 @pytest.mark.parametrize(("exercise_id", "body", "mistake", "words"), PARTLY_BEFORE,
                          ids=[f"{e}:{(m or w)[:40]}" for e, _, m, w in PARTLY_BEFORE])
 def test_each_answer_that_was_only_located_is_now_named(exercise_id, body, mistake, words):
+    assert_fails_naming(exercise_id, body, mistake, words)
+    if mistake is not None:
+        assert f"this is a known mistake: {mistake}." in H.check(exercise_id, in_stub(exercise_id, body)).message
+
+
+def assert_fails_naming(exercise_id: str, body: str, mistake: str | None, words: str) -> None:
+    """The answer ``body``, run in its lesson's stub, fails as the catalogued ``mistake`` (None: named in
+    words only) with ``words`` in its message."""
     result = H.check(exercise_id, in_stub(exercise_id, body))
     assert result.status == "failed" and result.mistake == mistake, result.message
     assert words in result.message, result.message
-    if mistake is not None:
-        assert f"this is a known mistake: {mistake}." in result.message, result.message
 
 
 def _answer(mistake: str):
@@ -689,9 +695,7 @@ return torch.where(r < low_freq_factor, omega / factor, torch.where(r > high_fre
 @pytest.mark.parametrize(("exercise_id", "body", "mistake", "words"), FOURTH,
                          ids=[f"{e}:{(m or w)[:40]}" for e, _, m, w in FOURTH])
 def test_each_answer_of_the_fourth_attempt_fails_naming_its_cause(exercise_id, body, mistake, words):
-    result = H.check(exercise_id, in_stub(exercise_id, body))
-    assert result.status == "failed" and result.mistake == mistake, result.message
-    assert words in result.message, result.message
+    assert_fails_naming(exercise_id, body, mistake, words)
 
 
 def test_the_fourth_attempts_passing_answers_are_wrong_by_hand():
