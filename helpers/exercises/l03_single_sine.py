@@ -4,10 +4,12 @@
     10⁶, no two of the positions 0 … 99 sharing a code (closer than 10⁻⁹) and no exact repeat with any
     period up to 20 000 positions, neighbours apart (steps above 10⁻⁴ for at least 95 % of the neighbours
     over the positions 0 … 10⁶), asked before the lesson shows the sine.
-03.gap_trend (predict): as ω grows, does the smallest gap between 1000 positions rise or fall?
+03.gap_trend (predict): from ω = 0.001 to ω = 1, does the smallest gap between 1000 positions rise or fall?
+    (It falls, but not steadily: a drop once the wave turns back within the sentence, then no trend.)
 03.smallest_gap (implement): my_smallest_gap(omega, length) → 0-dim tensor,
     min over p ≠ q in 0 … length − 1 of |sin(ω·p) − sin(ω·q)|.
-03.circle_pair (predict): at ω = 1, L = 50, which pair is closest on the circle?
+03.circle_pair (predict, asked as a recap in Going deeper after the core's chord formula): at ω = 1,
+    L = 50, which pair is closest on the circle?
 03.near_collision (explore): at an ω of the learner's choice, say why the two closest of 50 codes
     sin(ω·p) are close: of the factors of their gap 2·|cos(ω(i + j)/2)|·|sin(ω(j − i)/2)|, which is the
     smaller, |cos(ω(i + j)/2)| ("mirror") or |sin(ω(j − i)/2)| ("repeat"), the 2 left aside (checked at the
@@ -205,9 +207,11 @@ predict(
     choices={
         "rises": "No: a faster wave does push neighbours apart, but it also comes back to the same heights "
                  "again and again, and then two distant positions land almost on top of each other.",
-        "falls": "A faster wave pushes neighbours apart but comes back to the same heights again and again, "
-                 "so two distant positions land almost on top of each other: the table below shows the gap "
-                 "falling from about 5·10⁻⁴ at ω = 0.001 to about 10⁻⁷ at ω = 1.",
+        "falls": "From one end to the other it falls more than a thousandfold, from about 5·10⁻⁴ at ω = 0.001 to "
+                 "about 10⁻⁷ at ω = 1, but not steadily. It drops once the wave turns back within the sentence "
+                 "(ω above π/(2·999) ≈ 0.0016): then two distant positions can land almost on top of each other. "
+                 "Above that it jumps about with ω, with no trend (ω = 0.01 keeps more than ω = 0.005): the table "
+                 "below shows both.",
         "stays": "No: it changes by more than three orders of magnitude, because a faster wave comes back to "
                  "the same heights again and again and two distant positions land almost on top of each other.",
     },
