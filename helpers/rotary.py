@@ -1,7 +1,9 @@
 """Rotary position embedding (RoPE): rotate each feature pair of q or k by its position's angle.
 
-Pair i is rotated by +p·ω_i: (x, y) ↦ (x cos − y sin, x sin + y cos), ω_i = base^(−2i/d),
-or any other frequencies passed as ``freqs`` (the scaled ones of ``helpers.rope_scaling``).
+Pair i is rotated by +p·ω_i, counter-clockwise: (x, y) ↦ (x cos − y sin, x sin + y cos),
+ω_i = base^(−2i/d), or any other frequencies passed as ``freqs`` (the scaled ones of
+``helpers.rope_scaling``). ``helpers.shift_matrix`` turns the (sin, cos) pairs of the sinusoidal code
+the other way (clockwise, by −kω_i); the two matrices are transposes of each other.
 Layout "interleaved" pairs features (2i, 2i+1) (RoFormer, Meta's reference code);
 layout "half" pairs (i, i + d/2) (GPT-NeoX, Hugging Face).
 
@@ -86,6 +88,9 @@ def rope(
 ) -> torch.Tensor:
     """Rotate x of shape (..., length, d) by its positions; returns the same shape, dtype, device.
 
+    The token at position p has pair i turned by +p·ω_i (counter-clockwise, as in the module's
+    docstring), in the pairing ``layout`` names.
+
     ``positions`` defaults to 0 … length−1; otherwise an integer tensor of values ≥ 0 that
     broadcasts to x.shape[:-1] (for example (length,) or (batch, 1, length)).
     ``freqs``, a finite real tensor of shape (d/2,), replaces ω_i = base^(−2i/d) (``base`` is
@@ -144,8 +149,14 @@ def rope_permutation(d: int) -> torch.Tensor:
 
 
 def rotation_matrix(position: int, d: int, base: float = 10000.0) -> torch.Tensor:
-    """The (d, d) block-diagonal matrix R_p with rope(x)[p] = R_p @ x[p] (interleaved layout)."""
-    # R_p rotates (x, y) by +pω; shift_matrix(k) acts on (sin, cos) pairs, i.e. rotates by −kω.
+    """The (d, d) block-diagonal matrix R_p with rope(x)[p] = R_p @ x[p] (interleaved layout).
+
+    Block i turns its pair (x, y) by +p·ω_i, counter-clockwise: (x, y) ↦ (x cos − y sin, x sin + y cos),
+    the course's rotation convention. It is the transpose of lesson 05's shift matrix:
+    R_p = M_pᵀ = M_{−p} = ``shift_matrix(p, d).T``. M_p turns each (sin, cos) pair of a sinusoidal code
+    clockwise, moving it p positions on; R_p turns the other way, so R_p @ PE[q] = PE[q − p].
+    """
+    # shift_matrix(k) acts on (sin, cos) pairs, i.e. rotates by −kω; its transpose rotates by +kω.
     return shift_matrix(position, d, base).T.contiguous()
 
 

@@ -113,6 +113,19 @@ def test_rotation_matrix_matches_rope():
         assert torch.allclose(H.rotation_matrix(p, 8).double() @ x[p], out[p], atol=1e-6)
 
 
+def test_rotation_matrix_turns_counter_clockwise_and_is_the_shift_matrix_transposed():
+    # d = 2, one pair with ω = 1: by hand, R_p = [[cos p, −sin p], [sin p, cos p]], a turn by +p radians
+    for p in (1, 2, -3):
+        by_hand = torch.tensor([[math.cos(p), -math.sin(p)], [math.sin(p), math.cos(p)]])
+        assert torch.allclose(H.rotation_matrix(p, 2), by_hand, atol=1e-7)
+        assert torch.allclose(H.rotation_matrix(p, 8), H.shift_matrix(p, 8).T) and \
+            torch.allclose(H.rotation_matrix(p, 8), H.shift_matrix(-p, 8), atol=1e-7)
+    # on a sinusoidal code it moves back: R_3 @ PE(10) = PE(7), while M_3 @ PE(10) = PE(13)
+    pe = H.sinusoidal(20, 16)
+    assert torch.allclose(H.rotation_matrix(3, 16) @ pe[10], pe[7], atol=1e-6)
+    assert torch.allclose(H.shift_matrix(3, 16) @ pe[10], pe[13], atol=1e-6)
+
+
 def test_broadcast_positions_per_batch():
     x = torch.randn(2, 3, 5, 8)
     pos = torch.tensor([[0, 1, 2, 3, 4], [10, 11, 12, 13, 14]])[:, None, :]

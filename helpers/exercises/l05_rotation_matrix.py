@@ -5,7 +5,8 @@ PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts o
 [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]; the stub loops over the pairs and calls torch.block_diag,
 the learner writes pair_block(angle), the 2×2 block (the check tests the whole M_k).
 05.sine_only (predict): does a linear map take the sine dimensions of PE(p) to those of PE(p + k)? No.
-05.projected (predict): after random W_q, W_k, one score per offset or a spread? A spread.
+05.projected (predict, asked as a recap in Going deeper after the core's figure): after random W_q, W_k,
+    one score per offset or a spread? A spread.
 05.offset_only (design): propose A = W_qᵀW_k with PE(m)ᵀ·A·PE(n) a function of the offset m − n alone that
     tells the key k positions before the query from the one k after; a failing A is told which part breaks it
     (a pair mixed with another, a pair's two members scaled apart, a reflection, no turn at all).
@@ -316,7 +317,7 @@ predict(
 
 predict(
     "05.projected",
-    title="predict whether random projections keep one score per offset",
+    title="recap: do random projections keep one score per offset?",
     question="After random query and key projections W_q, W_k, does every offset still have one score, or a "
              "spread of scores?",
     choices={
@@ -432,12 +433,13 @@ design(
     "05.offset_only",
     title="propose projections that keep one score per offset",
     question="Propose A = W_qᵀ·W_k, a (d_model, d_model) matrix, such that the score PE(m)ᵀ·A·PE(n) depends on "
-             "the offset δ = m − n alone (and is not 0 everywhere): moving both positions one step multiplies "
-             "both codes by M_1, so A must commute with M_1. And, unlike lesson 04's raw dot product, it must score "
-             "the key k positions before the query and the one k after differently, for some k. The family to try: a "
-             "block-diagonal A whose 2 × 2 blocks each turn and scale one (sin, cos) pair.",
+             "the offset δ = m − n alone (and is not 0 everywhere). And, unlike lesson 04's raw dot product, it must "
+             "score the key k positions before the query and the one k after differently, for some k.",
     properties=(("offset-only", _offset_only_scores), ("able to tell before from after", _before_from_after)),
     hints=(
+        "Moving both positions one step on multiplies both codes by M_1, so the score keeps its value when "
+        "M_1ᵀ·A·M_1 = A. Aim for a block-diagonal A whose 2 × 2 blocks each turn (and may scale) one (sin, cos) "
+        "pair, like M_k's.",
         "Which matrices of this lesson turn and scale each pair on its own? Every M_k does, and so does the "
         "identity; any block [[a, b], [−b, a]] turns by an angle and scales by √(a² + b²).",
         "The identity keeps the offset but, like lesson 04's raw dot product, scores +δ and −δ alike. A turn "
