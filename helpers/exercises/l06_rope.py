@@ -1,15 +1,16 @@
 """Lesson 06's exercises (notebooks/06_rope.ipynb), in the order the notebook asks them.
 
+06.rotate_after (design): propose my_position_in(v, p) applied after the projections whose scores
+    depend on the offset alone, differ between the offsets 0 … 64 and keep the content (asked before RoPE
+    is shown; the stub gives turn(v, angles), a rotation of v's pairs, so the learner decides where the
+    position goes and how, without writing a rotation).
+06.shift_sentence (predict, right after RoPE's rule, before the lesson shows why): do RoPE's scores change
+    when the sentence moves by 1000? No.
 06.rope (implement, scaffolded: the stub gives the angles, the write-back and the half layout through the
 permutation identity; the learner writes turned_pairs, the interleaved pairing and the turn, two lines):
 my_rope(x, positions, base=10000.0, layout="interleaved") → x rotated, same shape;
 x (..., L, d), positions (L,) integers. Pair i turns by +p·ω_i, ω_i = base^(−2i/d):
 (a, b) ↦ (a cos − b sin, a sin + b cos); "interleaved" pairs features (2i, 2i+1), "half" pairs (i, i + d/2).
-06.rotate_after (design): propose my_position_in(v, p) applied after the projections whose scores
-    depend on the offset alone, differ between the offsets 0 … 64 and keep the content (asked before RoPE
-    is shown; the stub gives turn(v, angles), a rotation of v's pairs, so the learner decides where the
-    position goes and how, without writing a rotation).
-06.shift_sentence (predict, in Going deeper): do RoPE's scores change when the sentence moves by 1000? No.
 06.decay (predict, in Going deeper): typical |score| of unrelated q, k at distance 4000 against 0? About the same.
 """
 
