@@ -2,7 +2,7 @@
 
 04.apart (design): propose my_code(positions) → (L, d ≤ 64), from the position alone (the same code for
     a position in any sentence and wherever it sits in positions), entries within [−1, 1], the first 2000 codes
-    at least 0.01 apart (asked before the lesson shows the pairs).
+    at least 0.01 apart (asked in Going deeper, after the formula: the sinusoidal code passes too).
 04.sinusoidal (implement): my_sinusoidal(n_positions, d_model, base=10000.0) → (n_positions, d_model),
 PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model); the stub makes the frequencies
 and the empty table, the learner writes fill_table, the angles into the interleaved columns (the check

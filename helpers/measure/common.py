@@ -49,10 +49,10 @@ def _min_pairwise_distance(x: torch.Tensor, chunk: int = 1024) -> tuple[float, i
 
 
 class OffsetProfile(NamedTuple):
-    """Scores a[p]·b[q] grouped by offset k = q − p: one entry per offset."""
+    """Scores a[p]·b[q] grouped by the offset δ = p − q (query − key): one entry per offset."""
 
     offsets: torch.Tensor  # (K,) int64, ascending
-    mean: torch.Tensor  # (K,) float64, mean over all (p, q) with q − p = k
+    mean: torch.Tensor  # (K,) float64, mean over all (p, q) with p − q = δ
     low: torch.Tensor  # (K,) smallest score at that offset
     high: torch.Tensor  # (K,) largest score at that offset
 
@@ -63,11 +63,13 @@ class OffsetProfile(NamedTuple):
 
 
 def dot_by_offset(a: torch.Tensor, b: torch.Tensor | None = None, max_offset: int | None = None) -> OffsetProfile:
-    """Dot products s[p, q] = a[p]·b[q] of every pair of rows, grouped by the offset k = q − p.
+    """Dot products s[p, q] = a[p]·b[q] of every pair of rows, grouped by the offset δ = p − q.
 
+    Row p of a is the query, row q of b the key, so δ = p − q is query position − key position (row −
+    column of s), the course's convention: δ > 0 when the key comes before the query.
     a, b: (length, d) with the same shape (b defaults to a). Offsets run over
-    −max_offset … max_offset (default: every offset, |k| ≤ length − 1). If the score depends only
-    on k, the spread (high − low) is 0 at every offset.
+    −max_offset … max_offset (default: every offset, |δ| ≤ length − 1). If the score depends only
+    on δ, the spread (high − low) is 0 at every offset.
     """
     a = check_matrix("a", a, min_rows=1)
     b = a if b is None else check_matrix("b", b, min_rows=1)
@@ -79,7 +81,7 @@ def dot_by_offset(a: torch.Tensor, b: torch.Tensor | None = None, max_offset: in
         raise ValueError(f"max_offset must be between 0 and length − 1 = {n - 1}, got {max_offset}")
     scores = a @ b.T
     offsets = torch.arange(-max_offset, max_offset + 1)
-    diagonals = [torch.diagonal(scores, offset=int(k)) for k in offsets]
+    diagonals = [torch.diagonal(scores, offset=-int(delta)) for delta in offsets]  # s[q + δ, q]
     return OffsetProfile(
         offsets=offsets,
         mean=torch.stack([g.mean() for g in diagonals]),

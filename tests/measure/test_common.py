@@ -59,13 +59,25 @@ def test_dot_by_offset_by_hand():
     assert prof.spread.tolist() == [0.0, 1.0, 1.0, 1.0, 0.0]
 
 
+def test_dot_by_offset_reports_query_minus_key_by_hand():
+    # queries a = rows 0, 1, 2; keys b: s[p, q] = a[p]·b[q] = [[1, 2, 3], [10, 20, 30], [100, 200, 300]]
+    a = torch.tensor([[1.0], [10.0], [100.0]])
+    b = torch.tensor([[1.0], [2.0], [3.0]])
+    prof = H.dot_by_offset(a, b)
+    assert prof.offsets.tolist() == [-2, -1, 0, 1, 2]  # δ = query − key
+    # δ = +2: query 2, key 0 → 100; δ = +1: (1, 0) → 10 and (2, 1) → 200; δ = −2: query 0, key 2 → 3
+    assert prof.mean.tolist() == [3.0, (2.0 + 30.0) / 2, (1.0 + 20.0 + 300.0) / 3, (10.0 + 200.0) / 2, 100.0]
+    assert prof.low.tolist() == [3.0, 2.0, 1.0, 10.0, 100.0]
+    assert prof.high.tolist() == [3.0, 30.0, 300.0, 200.0, 100.0]
+
+
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(1, 12), d=st.integers(1, 5), seed=seeds)
 def test_dot_by_offset_matches_a_loop(n, d, seed):
     a, b = randn(n, d, seed=seed), randn(n, d, seed=seed + 1)
     prof = H.dot_by_offset(a, b)
     for idx, k in enumerate(prof.offsets.tolist()):
-        values = [float(a[p] @ b[p + k]) for p in range(n) if 0 <= p + k < n]
+        values = [float(a[p] @ b[p - k]) for p in range(n) if 0 <= p - k < n]  # δ = k = query p − key p − k
         assert prof.mean[idx].item() == pytest.approx(sum(values) / len(values))
         assert prof.high[idx].item() == pytest.approx(max(values))
         assert prof.low[idx].item() == pytest.approx(min(values))
