@@ -1,4 +1,5 @@
-"""A real browser over JupyterLab: lesson 04's explorer drawn by the browser (an anywidget).
+"""A real browser over JupyterLab: lesson 04's explorer drawn by the browser (an anywidget), and in the
+same run its kernel-drawn explorer moved from the keyboard (as test_lab_sliders.py does for the others).
 
 Opened as a clone leaves it (not trusted), lesson 04 shows the explorer's saved still picture;
 run top to bottom, its browser-drawn explorer must render as a live widget (not the saved output's
@@ -16,7 +17,7 @@ import math
 
 from .common import ARTIFACTS
 from .explorer_page import ARM_STEP, ROOT_SELECTOR, drawn, table_problems, wait_for_values
-from .test_lab_sliders import errors_shown, run_all_cells, shut_down_kernels
+from .test_lab_sliders import CONTROLS, errors_shown, move_one_notch, run_all_cells, shut_down_kernels
 
 NOTEBOOK = "04_sinusoidal.ipynb"
 
@@ -93,6 +94,12 @@ def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):
         print(f"{NOTEBOOK}: the browser-drawn explorer matched H.sinusoidal at {checked}; a d_model step at "
               f"length 1024 painted {step_ms:.0f} ms after the key press")
         assert not console, f"console errors: {console}"
+
+        # the lesson's kernel-drawn explorer, in the same run (test_lab_sliders.py leaves lesson 04 to this test)
+        for description in CONTROLS[NOTEBOOK]:
+            move_one_notch(page, NOTEBOOK, description, "04_sinusoidal")
+        problems = errors_shown(page)
+        assert not problems, f"{NOTEBOOK}: errors after moving {CONTROLS[NOTEBOOK]}:\n" + "\n---\n".join(problems)
     finally:
         page.close()
         shut_down_kernels(lab)
