@@ -33,12 +33,6 @@ BLITTING = ("alibi_explorer", "angle_precision_explorer", "attention_layer_explo
             "sine_explorer", "sinusoidal_explorer", "t5_buckets_explorer")
 
 
-@pytest.fixture(autouse=True)
-def sharp_steps(monkeypatch):
-    """Steps drawn at 2× whatever this machine's speed (a test that wants the 1× fallback asks for it)."""
-    monkeypatch.setattr(LiveFigure, "SHARP_STEP_S", float("inf"))
-
-
 def used_in_notebooks() -> dict[str, set[str]]:
     """explorer name → stems of the notebooks whose code calls ``explorers.<name>(``."""
     used: dict[str, set[str]] = {}
