@@ -239,10 +239,13 @@ def _where(args, index) -> str:
 def _cases() -> list[Case]:
     g = torch.Generator().manual_seed(8)
     cases = []
-    for label, batch, n, vocab, scale in (("the lesson's size: 32 sequences of 64 tokens, 16 tokens", 32, 64, 16, 3.0),
+    for label, batch, n, vocab, scale in (("the toy's size (Going deeper): 32 sequences of 64 tokens, 16 tokens",
+                                           32, 64, 16, 3.0),
                                           ("one sequence of one token", 1, 1, 16, 3.0),
                                           ("5 sequences of 7 tokens, a vocabulary of 3", 5, 7, 3, 1.0),
-                                          ("confident logits, up to ±200", 4, 9, 16, 200.0)):
+                                          ("confident logits, up to ±200", 4, 9, 16, 200.0),
+                                          ("the text models' size: 32 inputs of 128 bytes, 256 byte values",
+                                           32, 128, 256, 3.0)):
         logits = scale * torch.randn(batch, n, vocab, generator=g)
         targets = torch.randint(0, vocab, (batch, n), generator=g)
         cases.append(Case(label, (logits, targets)))
