@@ -100,9 +100,6 @@ def hours(minutes: int) -> str:
     return f"{minutes // 60} h {minutes % 60:02d}"
 
 
-@pytest.mark.xfail(strict=True, reason="the goal is not met yet: the stated times are what a timed reader with the "
-                   "stated background needed, and they add up to more than 4 h 30; when they fit, this passes and "
-                   "strict xfail fails, so the marker must go")
 def test_whole_course_core_path_fits_in_an_afternoon():
     total = sum(stated_minutes(nbformat.read(path, as_version=4))[0] for path in NOTEBOOKS)
     assert total <= CORE_BUDGET_MIN, f"the core path adds up to {total} min; the course promises at most 4 h 30"

@@ -13,7 +13,8 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 MAP = NOTEBOOKS / "11_the_map.ipynb"
 LIST_HEADINGS = ("## References", "## Where to go next")
 
-CITATION = re.compile(r"\b([A-Z][A-Za-z\-]+) et al\.(?:'s)?,? ?\(?(\d{4})?")
+# a year is 19xx or 20xx, not a count ("Press et al.'s 2512 tokens")
+CITATION = re.compile(r"\b([A-Z][A-Za-z\-]+) et al\.(?:'s)?,? ?\(?((?:19|20)\d{2}\b)?")
 ENTRY = re.compile(r"^- (?P<authors>[^()]+?) \((?P<year>\d{4})\)")
 ARXIV_LINK = re.compile(r"\[arXiv:(?P<shown>[^\]]*)\]\(https?://arxiv\.org/abs/(?P<target>[^)\s]*)\)")
 ARXIV_ANY = re.compile(r"arxiv\.org/abs/([^)\s\]]*)|arXiv:([^\]\s)]*)")

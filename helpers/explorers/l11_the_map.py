@@ -23,7 +23,7 @@ BOXES = (
     ("rotate\nq and k", 4.75, "rotates q, k"),
     ("q·kᵀ / √d", 6.1, None),
     ("+ bias", 7.35, "bias on scores"),
-    ("causal mask\n+ softmax", 8.65, NOWHERE),
+    ("causal mask\n+ softmax", 8.65, None),  # not a hook: no scheme enters here
     ("· V", 9.85, None),
 )
 WIDTH, HEIGHT, ROW = 1.05, 0.8, 2.55
@@ -37,8 +37,9 @@ def _names(names: tuple[str, ...]) -> str:
 def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
     """One attention layer from the tokens x to the output, with the three places a position
     scheme enters it (added to x, rotating q and k, a bias on the scores) and the causal mask,
-    which is all a decoder with no scheme has. Under each place, the schemes that enter there,
-    found by calling every scheme's hooks (``where_position_enters``).
+    (not a hook). Under each place, the schemes that enter there, found by calling every scheme's
+    hooks (``where_position_enters``); below the layer, apart from every box, the scheme whose hooks
+    change nothing ("none").
 
     Dropdown: "every scheme" labels all the places; one scheme lights up the place(s) where its
     hooks change something (``hook_effects``, computed for every scheme when the explorer is
@@ -73,6 +74,8 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
     ax.text((v_from + v_to) / 2, ROW + HEIGHT / 2 + 0.72, "v (no scheme in this course rotates or biases it)",
             ha="center", va="bottom", fontsize=9, color="0.45")
     heading = ax.set_title("", fontsize=10)
+    # apart from the boxes: a note under the mask box would read as if "none" entered there
+    nowhere = ax.text(-0.05, 1.0, "", ha="left", va="bottom", fontsize=9)
 
     def update(scheme):
         if scheme == "every scheme":
@@ -92,17 +95,15 @@ def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
             patch.set_linewidth(2.2 if on else 1.0)
             labels[place].set_color("black" if on else "0.6")
             names = groups[place] if scheme == "every scheme" else tuple(n for n in groups[place] if n == scheme)
-            if place == NOWHERE:
-                # "none" is the model with no position scheme; what the mask does is lesson 00's question
-                text = f"{_names(groups[place])}: no scheme,\nso no hook"
-            else:
-                text = f"{place}\n{_names(names) if on else ''}"
-            notes[place].set_text(text)
+            notes[place].set_text(f"{place}\n{_names(names) if on else ''}")
             notes[place].set_color(color if on else "0.6")
+        # "none" is the model with no position scheme; what the mask does is lesson 00's question
+        nowhere.set_text(f"{_names(groups[NOWHERE])}: no scheme, so no hook")
+        nowhere.set_color(PLACE_COLORS[NOWHERE] if NOWHERE in lit else "0.6")
 
     controls = {"scheme": SCHEME.slider(scheme)}
     # a step changes only the places' boxes and words and the title: the arrows and the other
     # boxes stay in the kept picture
-    animated = [*boxes.values(), *labels.values(), *notes.values(), heading]
+    animated = [*boxes.values(), *labels.values(), *notes.values(), nowhere, heading]
     return LiveFigure(fig, update, controls, animated=animated, blit=("scheme",))
 
