@@ -51,10 +51,10 @@ def test_a_section_names_what_it_needs_and_only_earlier_sections_count():
         SECTIONS.sections(wrong)
 
 
-def test_look_up_sections_are_the_cores_cells_under_a_look_up_heading():
-    nb = lesson(("md", "# 11 · Map"), ("md", "## Key takeaways"), ("md", "## Glossary (look-up)"),
-                ("md", "Attention: …"), ("md", "## Where to go next"), ("md", "## Going deeper · X (optional, ~1 min)"))
-    assert SECTIONS.look_up_cells(nb) == {2, 3}
+def test_a_look_up_section_says_so_under_its_heading_and_keeps_its_heading_and_anchor():
+    assert SECTIONS.is_look_up(nbformat.v4.new_markdown_cell(
+        '<a id="glossary"></a>\n## Glossary\n\n*Look-up section: kept apart from the core\'s reading time.*\n- a'))
+    assert not SECTIONS.is_look_up(nbformat.v4.new_markdown_cell("## Glossary\n\nLook-up section, in a sentence."))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

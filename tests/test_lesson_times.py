@@ -55,6 +55,7 @@ def lesson_nb():
                 nbformat.v4.new_markdown_cell("### Still the refresher"),
                 nbformat.v4.new_markdown_cell("## Back in the core"),
                 code("plot()", figure=True),
+                nbformat.v4.new_markdown_cell("## Glossary\n\n*Look-up section: apart.*\n\n" + "word " * 130),
                 nbformat.v4.new_markdown_cell("## Key takeaways\n- a\n\n## Going deeper (optional, ~1 min in all)\n\n"
                                               "### Going deeper · One (optional, ~1 min)\n\n" + "word " * 300),
                 nbformat.v4.new_markdown_cell("### Going deeper · Two (optional, ~1 min)\n\n" + "word " * 10)]
@@ -64,15 +65,17 @@ def lesson_nb():
 def test_refresher_and_look_up_parts_are_timed_apart_and_the_deeper_time_is_the_sum_of_sections():
     nb = lesson_nb()
     counted = TIMES.counted(nb)
-    assert counted.parts == {"refresher": 3}  # 260 words + 3 heading words: 2.02 min, rounded up
+    # the refresher: 260 words + its 3 heading words, 2.02 min; the glossary: 1 + 3 + 130 words, 1.03 min
+    assert counted.parts == {"refresher": 3, "look-up sections": 2}
     assert counted.sections == {"One": 3, "Two": 1} and counted.deeper == 4
     # title 11 words, 130, "Back in the core" 4, the takeaways' 3: 148 words; a figure; "plot()": 4.14 min
     assert counted.core == 5
     assert TIMES.write(nb)
-    assert nb.cells[0].source.endswith("**Time:** core ~5 min · going deeper ~4 min · refresher ~3 min (optional)")
-    assert "### Going deeper · One (optional, ~3 min)" in nb.cells[6].source
-    assert "## Going deeper (optional, ~4 min in all)" in nb.cells[6].source
-    assert "### Going deeper · Two (optional, ~1 min)" in nb.cells[7].source
+    assert nb.cells[0].source.endswith("**Time:** core ~5 min · going deeper ~4 min · refresher ~3 min (optional) · "
+                                       "look-up sections ~2 min")
+    assert "### Going deeper · One (optional, ~3 min)" in nb.cells[7].source
+    assert "## Going deeper (optional, ~4 min in all)" in nb.cells[7].source
+    assert "### Going deeper · Two (optional, ~1 min)" in nb.cells[8].source
     assert not TIMES.write(nb)  # a second write changes nothing
 
 

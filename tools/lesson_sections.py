@@ -3,8 +3,8 @@
     python tools/lesson_sections.py notebooks/*.ipynb      # list each lesson's sections and what they need
 
 - The core is every cell before the first cell whose headings mention "Going deeper".
-- A look-up section of the core (lesson 11's conventions, glossary, references) has a heading that
-  ends in "(look-up)"; it runs with the core but is not read as part of it.
+- A look-up section of the core (lesson 11's conventions, glossary, references) says so in the line
+  under its heading ("*Look-up section: …*"); it runs with the core but is not read as part of it.
 - A deeper section starts at each heading "Going deeper · <title> (optional, ~N min)", at any level,
   and runs to the next one; sub-headings stay inside it. It runs on its own after the core, unless
   its first cell names the sections it needs, with the sentence: Run “<title>” first.
@@ -22,7 +22,7 @@ import nbformat
 DEEPER = re.compile(r"^#+ .*Going deeper", re.M)
 SECTION = re.compile(r"^#+ Going deeper · (.+?)(?: \(optional[^)]*\))?\s*$", re.M)
 NEEDS = re.compile(r"Run [“\"](.+?)[”\"] first")
-LOOK_UP = re.compile(r"^#+ .*\(look-up\)\s*$", re.M)
+LOOK_UP = re.compile(r"^#+ .*\n+\*Look-up section\b", re.M)  # the line under the heading says it
 
 
 @dataclass
@@ -61,17 +61,9 @@ def sections(nb) -> list[Section]:
     return found
 
 
-def look_up_cells(nb) -> set[int]:
-    """Indices of the core's cells that belong to a look-up section (heading ending in "(look-up)")."""
-    cells, inside = set(), False
-    for index, cell in enumerate(nb.cells[: core_end(nb)]):
-        if cell.cell_type == "markdown":
-            heads = [line for line in cell.source.splitlines() if line.startswith("#")]
-            if heads:
-                inside = bool(LOOK_UP.search(heads[-1]))
-        if inside:
-            cells.add(index)
-    return cells
+def is_look_up(cell) -> bool:
+    """Whether a markdown cell opens a look-up section: a heading, then a line "*Look-up section: …*"."""
+    return cell.cell_type == "markdown" and bool(LOOK_UP.search(cell.source))
 
 
 def main(argv: list[str]) -> int:

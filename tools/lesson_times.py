@@ -14,7 +14,8 @@ The method, the same for every part of every lesson (a learner reading and doing
 - each exercise's own stated minutes ("### Your turn · … (kind, ~N min)").
 
 The core is every cell before the first "Going deeper" heading, less its refresher (a heading that
-starts with "Refresher") and its look-up sections (a heading ending in "(look-up)"), each timed apart.
+starts with "Refresher") and its look-up sections (a heading with "*Look-up section: …*" under it),
+each timed apart.
 The deeper time is the sum of the sections' times (tools/lesson_sections.py).
 """
 
@@ -93,8 +94,8 @@ def minutes(cells) -> float:
 
 
 def side_parts(nb, starts) -> dict[str, set[int]]:
-    """The core's cells under a heading for which ``starts(heading text)`` gives a part's name, to the next
-    heading of the same or a higher level: {name: cell indices}."""
+    """The core's cells under a heading for which ``starts(heading text, its cell)`` gives a part's name, to
+    the next heading of the same or a higher level: {name: cell indices}."""
     parts: dict[str, set[int]] = {}
     current: tuple[str, int] | None = None
     for index, cell in enumerate(nb.cells[: lesson_sections.core_end(nb)]):
@@ -102,7 +103,7 @@ def side_parts(nb, starts) -> dict[str, set[int]]:
             for level, text in ((len(m.group(1)), m.group(2).strip()) for m in HEADING.finditer(cell.source)):
                 if current and level <= current[1]:
                     current = None
-                name = starts(text)
+                name = starts(text, cell)
                 if name:
                     current = (name, level)
         if current:
@@ -110,8 +111,8 @@ def side_parts(nb, starts) -> dict[str, set[int]]:
     return parts
 
 
-def part_name(heading: str) -> str | None:
-    if heading.endswith("(look-up)"):
+def part_name(heading: str, cell) -> str | None:
+    if lesson_sections.is_look_up(cell):
         return "look-up sections"
     if heading.lower().startswith("refresher"):
         return "refresher"
