@@ -126,11 +126,11 @@ import torch
 
 from .compare import DEFAULT_ATOL, DEFAULT_RTOL
 from .exercise import COLUMN, HALF, KINDS, MARKS, STATUSES, Case, CheckResult, Exercise
-from .kinds import Design, Explore, Implement, Predict, _normal
+from .kinds import Design, Explore, Implement, Predict, WrongOutput, _normal
 
 __all__ = ["COLUMN", "HALF", "KINDS", "MARKS", "STATUSES", "Case", "CheckResult", "Design", "Exercise", "Explore",
            "Implement", "Predict", "check", "design", "exercise_ids", "explore", "get", "hint", "implement",
-           "predict", "reset_hints", "solution"]
+           "predict", "reset_hints", "solution", "WrongOutput"]
 
 _ID = re.compile(r"\d\d\.[a-z0-9_]+")
 

@@ -296,6 +296,11 @@ def _normal(text: str) -> str:
     return re.sub(r"\s*([^\w\s])\s*", r"\1", text)
 
 
+class WrongOutput(ValueError):
+    """Raised by a design check's own test when the proposal returns the wrong shape or kind of output:
+    a verdict on the answer (reported as such), not an error inside the learner's function."""
+
+
 @dataclass
 class Design(Exercise):
     question: str = ""
@@ -314,6 +319,8 @@ class Design(Exercise):
                 ok, text = test(watched)
             except InputChanged as changed:
                 return self.failed(str(changed))
+            except WrongOutput as wrong:
+                return self.failed(f"your proposal returned the wrong output: {wrong}.")
             except NotImplementedError:
                 if number == 0:
                     return self.not_attempted()

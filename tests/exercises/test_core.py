@@ -420,6 +420,26 @@ def test_a_design_exercise_names_the_first_property_that_fails(synthetic):
         core._registry.update(before)
 
 
+def test_a_wrong_output_found_by_the_designs_own_test_is_a_verdict_not_an_error_in_the_learners_code(synthetic):
+    def one_number(f):
+        out = f(3)
+        if not isinstance(out, (int, float)):
+            raise core.WrongOutput(f"f(p) should return one number, got {type(out).__name__}")
+        return abs(out) <= 1, f"f(3) = {out}."
+
+    before = dict(core._registry)
+    try:
+        core.design("99.number", title="t", question="q", properties=(("bounded", one_number),),
+                    hints=("a", "b"), solution='H.check("99.number", f)\n')
+        message = H.check("99.number", lambda p: [p]).message
+        assert message.startswith("99.number · failed: your proposal returned the wrong output: f(p) should return "
+                                  "one number, got list.")
+        assert "raised" not in message and "cell of its own" not in message
+    finally:
+        core._registry.clear()
+        core._registry.update(before)
+
+
 def test_choices_match_with_any_spacing_around_symbols(synthetic):
     before = dict(core._registry)
     try:
