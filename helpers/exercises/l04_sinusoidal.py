@@ -1,12 +1,14 @@
 """Lesson 04's exercises (notebooks/04_sinusoidal.ipynb), in the order the notebook asks them.
 
-04.apart (design): propose my_code(positions) → (L, d ≤ 64), from the position alone (the same code for
-    a position in any sentence and wherever it sits in positions), entries within [−1, 1], the first 2000 codes
-    at least 0.01 apart (asked in Going deeper, after the formula: the sinusoidal code passes too).
-04.sinusoidal (implement): my_sinusoidal(n_positions, d_model, base=10000.0) → (n_positions, d_model),
+04.sinusoidal (implement, core): my_sinusoidal(n_positions, d_model, base=10000.0) → (n_positions, d_model),
 PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d_model); the stub makes the frequencies
 and the empty table, the learner writes fill_table, the angles into the interleaved columns (the check
 tests the whole function).
+04.apart (design, Going deeper, after the formula: the sinusoidal code passes too): propose
+    my_code(positions) → (L, d ≤ 64), from the position alone (the same code for a position in any sentence
+    and wherever it sits in positions), entries within [−1, 1], the first 2000 codes at least 0.01 apart.
+04.fastest_pair (predict, a recap in Going deeper): which dimension pair turns fastest? Pair 0.
+04.dot_sign (predict, a recap in Going deeper): is PE(p)·PE(p + k) the same k before and after? The same.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .compare import float32_angle_slack
 from .core import Case, design, explore, implement, predict  # noqa: F401
 from .l03_single_sine import why_not_finite
 
-# --- 04.apart (design; asked first, before the lesson shows its fix) -----------------------------------
+# --- 04.apart (design; asked in Going deeper, after the formula) ---------------------------------------
 
 
 def _vectors(fn, positions: torch.Tensor) -> torch.Tensor:

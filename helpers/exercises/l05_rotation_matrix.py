@@ -1,15 +1,17 @@
 """Lesson 05's exercises (notebooks/05_rotation_matrix.ipynb), in the order the notebook asks them.
 
-05.shift_matrix (implement): my_shift_matrix(k, d_model, base=10000.0) → (d_model, d_model) M_k with
-PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts on (sin, cos) of ω_i as
-[[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]; the stub loops over the pairs and calls torch.block_diag,
+05.offset_only (design, core, after the projections break the offset structure): propose A = W_qᵀW_k with
+    PE(m)ᵀ·A·PE(n) a function of the offset m − n alone that tells the key k positions before the query from
+    the one k after; a failing A is told which part breaks it (a pair mixed with another, a pair's two
+    members scaled apart, a reflection, no turn at all).
+05.shift_matrix (implement, Going deeper): my_shift_matrix(k, d_model, base=10000.0) → (d_model, d_model)
+M_k with PE(p + k) = M_k · PE(p) for the interleaved sinusoidal encoding: block i acts on (sin, cos) of ω_i
+as [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]; the stub loops over the pairs and calls torch.block_diag,
 the learner writes pair_block(angle), the 2×2 block (the check tests the whole M_k).
-05.sine_only (predict): does a linear map take the sine dimensions of PE(p) to those of PE(p + k)? No.
+05.sine_only (predict, Going deeper): does a linear map take the sine dimensions of PE(p) to those of
+    PE(p + k)? No.
 05.projected (predict, asked as a recap in Going deeper after the core's figure): after random W_q, W_k,
     one score per offset or a spread? A spread.
-05.offset_only (design): propose A = W_qᵀW_k with PE(m)ᵀ·A·PE(n) a function of the offset m − n alone that
-    tells the key k positions before the query from the one k after; a failing A is told which part breaks it
-    (a pair mixed with another, a pair's two members scaled apart, a reflection, no turn at all).
 """
 
 from __future__ import annotations
@@ -317,7 +319,7 @@ predict(
 
 predict(
     "05.projected",
-    title="recap: do random projections keep one score per offset?",
+    title="recap: one score per offset after random projections, or a spread",
     question="After random query and key projections W_q, W_k, does every offset still have one score, or a "
              "spread of scores?",
     choices={
