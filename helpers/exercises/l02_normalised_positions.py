@@ -24,6 +24,7 @@ from .exercise import companion
 SAME_CODE = 1e-9  # two codes closer than this count as one (lesson 03's check uses the same threshold), in every
 CLOSE_UP_TO = 100  # sentence the check tries, up to 100 000 words (1/(p + 1) falls below it from about 31 600)
 FAR_LENGTHS = (10**6, 10**9, 10**12, 10**15)  # code_of is asked for the last positions of these sentences
+LONG_SENTENCE = 10**7  # built whole when the answer has no code_of to ask (80 MB of float64)
 
 
 def _raw_codes(fn, *args) -> torch.Tensor:
@@ -106,8 +107,18 @@ def _bounded(fn) -> tuple[bool, str]:
             return False, (f"in a sentence of {_words(length)}, position {p} gets the code {float(codes[p]):.6g}, "
                            f"outside [−1, 1]. {why}.")
     code_of = _far_codes(fn)
-    if code_of is None:
-        return True, "Every code of sentences from 1 to 100 000 words lies in [−1, 1]."
+    if code_of is None:  # no code_of to ask for far positions: one long sentence, built whole, instead
+        codes = _codes_of(fn, LONG_SENTENCE)
+        outside = _outside(codes)
+        if bool(outside.any()):
+            p = int(outside.nonzero()[0])
+            return False, (f"in a sentence of {_spaced(LONG_SENTENCE)} words, position {_spaced(p)} gets the code "
+                           f"{float(codes[p]):.10g}, outside [−1, 1]. A code bounded only up to some length is not "
+                           "bounded: whatever fixed number you divide by, a longer sentence passes it. Use the "
+                           "sentence's own length.")
+        return True, (f"Every code of sentences from 1 to {_spaced(LONG_SENTENCE)} words lies in [−1, 1] (keep the "
+                      "stub's code_of, which my_code calls, and the check also asks it for sentences of 10¹⁵ "
+                      "words).")
     for length in FAR_LENGTHS:
         p = torch.arange(length - 3, length, dtype=torch.float64)
         try:

@@ -24,7 +24,7 @@ import numbers
 import torch
 
 from ..measure.l03_single_sine import closest_pair, pair_kind, smallest_gap
-from .core import Case, design, explore, implement, predict
+from .core import Case, WrongOutput, design, explore, implement, predict
 from .l02_normalised_positions import SAME_CODE  # two codes closer than this count as one, as in lesson 02
 
 # --- 03.fixed_code (design; asked first, before the lesson shows its fix) ------------------------------
@@ -36,7 +36,7 @@ def _positions_codes(fn, positions: torch.Tensor) -> torch.Tensor:
         out = torch.as_tensor(out)
     out = out.detach().to(torch.float64).cpu()
     if tuple(out.shape) != tuple(positions.shape):
-        raise ValueError(f"my_code(positions) should return one code per position, shape {tuple(positions.shape)}, "
+        raise WrongOutput(f"my_code(positions) should return one code per position, shape {tuple(positions.shape)}, "
                          f"got shape {tuple(out.shape)}")
     return out
 

@@ -19,7 +19,7 @@ import torch
 
 from ..encodings import sinusoidal
 from .compare import float32_angle_slack
-from .core import Case, design, explore, implement, predict  # noqa: F401
+from .core import Case, WrongOutput, design, explore, implement, predict  # noqa: F401
 from .l03_single_sine import why_not_finite
 
 # --- 04.apart (design; asked in Going deeper, after the formula) ---------------------------------------
@@ -31,7 +31,7 @@ def _vectors(fn, positions: torch.Tensor) -> torch.Tensor:
         out = torch.as_tensor(out)
     out = out.detach().to(torch.float64).cpu()
     if out.dim() != 2 or out.shape[0] != len(positions) or not 1 <= out.shape[1] <= 64:
-        raise ValueError(f"my_code(positions) should return a (len(positions), d) tensor with d from 1 to 64, "
+        raise WrongOutput(f"my_code(positions) should return a (len(positions), d) tensor with d from 1 to 64, "
                          f"got shape {tuple(out.shape)}")
     return out
 

@@ -20,7 +20,7 @@ import torch
 
 from ..encodings import shift_matrix, sinusoidal
 from .compare import float32_angle_slack
-from .core import Case, design, explore, implement, predict  # noqa: F401
+from .core import Case, WrongOutput, design, explore, implement, predict  # noqa: F401
 
 
 def _reference(k, d_model, base=10000.0):
@@ -347,7 +347,7 @@ def _matrix(fn, d_model: int) -> torch.Tensor:
         out = torch.as_tensor(out)
     out = out.detach().to(torch.float64).cpu()
     if tuple(out.shape) != (d_model, d_model):
-        raise ValueError(f"my_projection(d_model) should return a ({d_model}, {d_model}) matrix, got shape "
+        raise WrongOutput(f"my_projection(d_model) should return a ({d_model}, {d_model}) matrix, got shape "
                          f"{tuple(out.shape)}")
     return out
 

@@ -63,7 +63,12 @@ FAIL = {  # (proposal, the property named, words of the message that show where)
                         (lambda n: torch.zeros(n, 1), "shaped (length,)",
                          "for a sentence of 1 word it returned shape (1, 1)"),
                         (lambda n: torch.linspace(0, 1, 5), "shaped (length,)",
-                         "for a sentence of 1 word it returned 5 codes")],
+                         "for a sentence of 1 word it returned 5 codes"),
+                        # a fixed divisor, written without the stub's code_of: a sentence of 10⁷ words shows it
+                        (lambda n: torch.arange(n, dtype=torch.float64) / 1e5, "bounded",
+                         "in a sentence of 10 000 000 words, position 100 001 gets the code 1.00001"),
+                        (lambda n: torch.arange(n, dtype=torch.float64) / 1e6, "bounded",
+                         "position 1 000 001 gets the code 1.000001, outside [−1, 1]")],
     "03.fixed_code": [(lambda p: p / len(p), "the same for a position whatever the sentence", "position 1 gets 0.1"),
                       (lambda p: p.double(), "bounded", "outside [−1, 1]"),
                       (lambda p: torch.tanh(p / 1000.0), "able to tell neighbours apart",
@@ -184,3 +189,15 @@ def test_every_design_check_refuses_a_proposal_that_writes_into_its_tensor_input
 def _scribble(tensor, out):
     tensor.view(-1)[-1] += 1  # the last entry: a change the output above cannot show
     return out
+
+
+@pytest.mark.parametrize("exercise_id, proposal, words", [
+    ("04.apart", lambda positions: torch.sin(positions.double()), "should return a (len(positions), d) tensor"),
+    ("04.apart", lambda positions: torch.zeros(len(positions), 128), "got shape (3000, 128)"),
+    ("05.offset_only", lambda d_model: H.shift_matrix(1, 64), "should return a (16, 16) matrix"),
+    ("03.fixed_code", lambda positions: torch.zeros(3), "should return one code per position"),
+])
+def test_a_proposal_of_the_wrong_shape_is_told_so_not_sent_to_look_for_an_error(exercise_id, proposal, words):
+    message = H.check(exercise_id, proposal).message
+    assert f"{exercise_id} · failed: your proposal returned the wrong output: " in message and words in message
+    assert "raised" not in message and "cell of its own" not in message
