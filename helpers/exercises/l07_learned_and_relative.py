@@ -1,10 +1,5 @@
 """Lesson 07's exercises (notebooks/07_learned_and_relative.ipynb), in the order the notebook asks them.
 
-07.alibi_slopes (implement): my_alibi_slopes(n_heads) → (n_heads,). The task gives the power-of-two rule
-2^(−8h/n), h = 1 … n, and the five properties the rule for any n was made to have; the learner finds the
-rule they pin down (the published one): those of the largest power of two n0 ≤ n, then the first n − n0 of
-the odd-indexed slopes (1st, 3rd, …) of 2·n0 heads. A wrong answer is told which property it lacks.
-
 07.t5_bucket (implement): my_t5_bucket(relative_position, bidirectional, num_buckets, max_distance) →
 integer bucket ids of the same shape, relative_position = key − query. Distances below num_buckets/2
 (of the buckets for one direction) get a bucket each, larger ones share log-spaced buckets up to
@@ -13,6 +8,12 @@ The stub does the bookkeeping (n, the halves, the distance, the exact buckets, t
 writes log_bucket, the one line of the log-spaced bucket (the check tests the whole function, at the
 lesson's sizes and at others, such as 32 buckets up to 1000 and 128 up to 4096, where a log computed in
 float16 moves some distances into another bucket).
+07.none_column (predict): which verdict does the probe give the scheme "none" (shift and stretch the
+positions)? None: no score depends on the positions.
+07.alibi_slopes (implement): my_alibi_slopes(n_heads) → (n_heads,). The task gives the power-of-two rule
+2^(−8h/n), h = 1 … n, and the five properties the rule for any n was made to have; the learner finds the
+rule they pin down (the published one): those of the largest power of two n0 ≤ n, then the first n − n0 of
+the odd-indexed slopes (1st, 3rd, …) of 2·n0 heads. A wrong answer is told which property it lacks.
 """
 
 from __future__ import annotations

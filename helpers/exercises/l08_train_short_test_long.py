@@ -1,9 +1,13 @@
 """Lesson 08's exercises (notebooks/08_train_short_test_long.ipynb), in the order the notebook asks them.
 
+08.text_past_l (predict, in the core, before the text models' curves): which of the six text models keep
+their mean loss within 0.3 nats of their level within L in every band past L? ALiBi and no positions.
 08.loss_by_position (implement): my_loss_by_position(logits, targets) → (n,), the mean over the batch of
 −ln softmax(logits[b, t])[targets[b, t]]. The stub computes log_p = F.log_softmax(logits, dim=-1) and picks
 each target's ln p, shape (batch, n); the learner writes batch_mean_loss, the loss and its average over the
 batch (the check tests the whole function, so an answer written from scratch is checked the same way).
+08.flat_past_l (predict, in Going deeper, before the toy's curves): which toy models stay within 0.2 nats of
+their level within L in every band past L? ALiBi only.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ predict(
                    "models meet a code, a learned row or an angle they never saw in training, and nothing taught "
                    "them what to do with it.",
         "relative": "No: seeing only offsets is not enough, because offsets past L can be new too: RoPE's slow pairs "
-                    "turn to angles no training offset produced, and T5 gives every far key its last bucket's one "
+                    "turn to angles no training offset produced (most likely why it breaks; measured on the "
+                    "toy, not on these models), and T5 gives every far key its last bucket's one "
                     "bias, shared by more keys at every position. Being relative is not what decides it; ask of "
                     "each model what it meets past L that it never met in training.",
         "biases": "No: a bias on the scores is not enough by itself. T5's last bucket gives one trained bias to every "
@@ -38,7 +43,8 @@ predict(
                                   "far keys' share of attention levels off; the model with no positions has no "
                                   "explicit code, and the rough sense of position the causal mask gives it drifts "
                                   "only a little past L (it starts worst and stays near there). The absolute codes "
-                                  "meet rows or codes they never saw, RoPE meets new angles after about L/4 past L, "
+                                  "meet rows or codes they never saw, RoPE breaks after about L/4 past L (most likely "
+                                  "at its new angles, the mechanism measured on the toy), "
                                   "and T5's last bucket is given to more keys at every position.",
         "alibi only": "No: ALiBi does hold, but it is not alone. Ask of each of the other models whether, past L, "
                       "it meets a position signal it never met in training; a model can hold because it has little "
