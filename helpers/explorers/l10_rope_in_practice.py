@@ -21,6 +21,12 @@ COLORS = {"float16": "tab:blue", "bfloat16": "tab:orange", "float32": "tab:green
 FLOOR = 1e-9  # errors of exactly 0 drawn here, on the log axis
 
 
+def pair_ticks(d: int) -> list[int]:
+    """The pair axis's ticks: multiples of d/8 (of 1 when d < 8), then the last pair d/2 − 1."""
+    last = d // 2 - 1
+    return sorted(set(range(0, last, max(1, d // 8))) | {last})
+
+
 @register(moves="position")
 def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", d: int = 128,
                              base: float = 10000.0) -> LiveFigure:
@@ -51,7 +57,8 @@ def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", 
         ax.yaxis.set_major_formatter(FixedFormatter(["1e-8", "1e-6", "1e-4", "0.01", "1"]))
         ax.yaxis.set_minor_locator(NullLocator())
     by_pair.set_xlim(0, d // 2 - 1)
-    by_pair.xaxis.set_major_locator(FixedLocator(np.linspace(0, d // 2 - 1, 5).round()))
+    # every eighth of the pairs (0, 16, 32, 48 at d = 128) and the last pair
+    by_pair.xaxis.set_major_locator(FixedLocator(pair_ticks(d)))
     by_position.tick_params(labelleft=False)  # the same error axis as on the left
     by_pair.text(d // 2 - 1, 1.4, "1 rad ", ha="right", va="bottom", fontsize=9, color="tab:red")
     by_pair.set_xlabel("pair i (fast → slow)")

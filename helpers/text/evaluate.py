@@ -167,7 +167,9 @@ class TextStretchTable(NamedTuple):
     loss: dict[str, dict[int, float]]  # method (or extra fine-tune, "yarn-x8") → {length n: loss over windows of n}
     seed: int
     fine_tuned: bool  # False: the base model, stretched at factor n / L for each n; True: the fine-tunes
-    factor: dict[str, dict[int, float]]  # the factor each entry was stretched by (dynamic NTK: its effective one)
+    # the factor each entry was stretched by; dynamic NTK: its effective one, (n/L)² − n/L + 1 untrained
+    # (configured with n / L and read at n, or f² − f + 1 with a fixed factor f), 4·n/L − 3 fine-tuned
+    factor: dict[str, dict[int, float]]
 
 
 # the fine-tunes that are not one method at the fine-tuning length's factor: "ft-yarn-x8", YaRN configured for 8·L
@@ -241,7 +243,10 @@ def text_stretch_losses(
             loss[method], factor[method] = {}, {}
             for n in lengths:
                 f = max(1.0, n / TEXT_LENGTH) if fixed is None else fixed
-                factor[method][n] = 1.0 if method == "plain" else f
+                if method == "dynamic":  # configured with f, it reads f·L as apply_stretch sets it: f² − f + 1
+                    factor[method][n] = dynamic_ntk_factor(f, round(f * TEXT_LENGTH), TEXT_LENGTH)
+                else:
+                    factor[method][n] = 1.0 if method == "plain" else f
                 if f == 1.0 and method != "plain" and n in loss.get("plain", {}):
                     loss[method][n] = loss["plain"][n]  # factor 1: every method is the model as trained
                     continue

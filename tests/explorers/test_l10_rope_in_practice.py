@@ -12,6 +12,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from helpers.explorers import angle_precision_explorer  # noqa: E402
+from helpers.explorers.l10_rope_in_practice import pair_ticks  # noqa: E402
 
 
 def test_a_step_draws_the_chosen_dtype_and_position():
@@ -47,3 +48,11 @@ def test_float16_overflow_is_said_and_not_drawn():
 def test_bad_input_is_named(kwargs, error, words):
     with pytest.raises(error, match=words):
         angle_precision_explorer(**kwargs)
+
+
+def test_the_pair_axis_ticks_round_pairs_and_the_last():
+    assert pair_ticks(128) == [0, 16, 32, 48, 63]
+    assert pair_ticks(8) == [0, 1, 2, 3] and pair_ticks(2) == [0]
+    live = angle_precision_explorer()
+    assert list(live.fig.axes[0].get_xticks()) == [0, 16, 32, 48, 63]
+    plt.close(live.fig)

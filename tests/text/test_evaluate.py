@@ -98,6 +98,18 @@ def test_stretching_at_2L_changes_the_model_and_restores_it():
     assert table.factor["linear"][2 * L] == 2.0
 
 
+def test_training_free_dynamic_ntk_records_its_effective_factor():
+    # configured with n / L and read at n, dynamic NTK stretches by (n/L)² − n/L + 1; at a fixed factor f
+    # (read as apply_stretch sets it, at f·L) by f² − f + 1, whatever the length read
+    free = H.text_stretch_losses(0, lengths=(L, 2 * L), methods=("dynamic",), tokens=2 * 2 * L + 1)
+    assert free.factor["dynamic"] == {L: 1.0, 2 * L: 3.0}
+    fixed = H.text_stretch_losses(0, lengths=(L,), methods=("dynamic",), tokens=2 * L + 1, factor=4)
+    assert fixed.factor["dynamic"] == {L: 13.0}
+    model = H.load_text_model("rope", 0)
+    model.scheme.set_frequencies(H.scaled_frequencies(16, 10000.0, "ntk", 13.0)[0], 1.0)
+    assert fixed.loss["dynamic"][L] == pytest.approx(H.text_valid_loss(model, L, tokens=2 * L + 1), abs=1e-9)
+
+
 def test_fine_tuned_table_uses_the_fine_tunes():
     table = H.text_stretch_losses(1, fine_tuned=True, methods=("ntk",), lengths=(4 * L,), tokens=4097)
     expected = H.text_valid_loss(H.load_text_model("rope", 1, "ft-ntk"), 4 * L, tokens=4097)
