@@ -96,30 +96,3 @@ def test_a_section_that_says_what_to_run_first_gets_those_names_and_the_cores(tm
     assert printed(copy)[-3:] == ["", "102\n", "1 False\n"]  # the third sees the core's value, not the second's
     added = [c for c in copy.cells if SOLVED.SECTION_TAG in c.metadata.get("tags", [])]
     assert added and all(not c.outputs for c in added)  # nothing for nbval to compare
-
-
-def widget_cell(model_id: str):
-    cell = nbformat.v4.new_code_cell("show()")
-    cell.outputs = [nbformat.v4.new_output("display_data", data={
-        "application/vnd.jupyter.widget-view+json": {"model_id": model_id, "version_major": 2, "version_minor": 0}})]
-    return cell
-
-
-def test_the_browser_tests_lesson_copies_keep_the_core_and_the_explorer_sections_with_what_they_need():
-    from tests.browser.common import with_explorers_only
-
-    nb = lesson(("md", "# 08 · A lesson"), ("code", "core = 1"),
-                ("md", "## Going deeper · Training (optional, ~5 min)"), ("code", "train()"),
-                ("md", "## Going deeper · Unrelated (optional, ~2 min)"), ("code", "slow()"),
-                ("md", "## Going deeper · Explorer (optional, ~2 min)\n\nRun “Training” first."), ("code", "x"))
-    nb.cells[3] = widget_cell("bar")  # a progress bar: no explorer
-    nb.cells[7] = widget_cell("box")  # a slider over a figure
-    models = {"bar": ("HBoxModel", ["IPY_MODEL_p"]), "p": ("FloatProgressModel", []),
-              "box": ("VBoxModel", ["IPY_MODEL_s", "IPY_MODEL_o"]), "s": ("IntSliderModel", []),
-              "o": ("OutputModel", [])}
-    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {
-        key: {"model_name": name, "state": {"children": children}} for key, (name, children) in models.items()}}}
-    kept = with_explorers_only(nb)
-    assert [c.source for c in kept.cells] == [
-        "# 08 · A lesson", "core = 1", "## Going deeper · Training (optional, ~5 min)", "show()",
-        "## Going deeper · Explorer (optional, ~2 min)\n\nRun “Training” first.", "show()"]

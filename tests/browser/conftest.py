@@ -1,10 +1,9 @@
 """The browser tests' shared fixtures: one JupyterLab server and one headless Chromium for the
 whole run (each test opens its own page and shuts its kernels down after).
 
-The server serves copies of the lessons that keep the core and the deeper sections that hold an
-explorer (with the sections those say to run first): what the browser tests move. Every section runs
-on its own after the core (the solved copies under nbval check it), and every cell of every lesson
-runs under nbval, so the rest would only be run a third time here."""
+The server serves copies of the lessons cut to their explorers and the code cells those need
+(common.explorers_only): what the browser tests move. Every cell of every lesson runs under nbval
+twice already, so the rest would only be run a third time here."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from .common import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, ROOT, unavailable, with_explorers_only
+from .common import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, ROOT, explorers_only, unavailable
 
 
 def free_port() -> int:
@@ -40,7 +39,7 @@ def lab(tmp_path_factory):
     root_dir = tmp / "course"
     shutil.copytree(NOTEBOOKS, root_dir / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     for path in (root_dir / "notebooks").glob("[0-9][0-9]_*.ipynb"):
-        nbformat.write(with_explorers_only(nbformat.read(path, as_version=4)), path)
+        nbformat.write(explorers_only(nbformat.read(path, as_version=4)), path)
     settings = tmp / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false",

@@ -198,11 +198,14 @@ def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[
         # MathJax loads on pages with maths only; wait until it has typeset the page
         page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise"
                       " ? MathJax.startup.promise.then(() => true) : false")
-        try:  # every request answered; on a busy machine this can take long, and what the page shows is checked below
-            page.wait_for_load_state("networkidle", timeout=90_000)
-        except Exception as error:  # playwright's TimeoutError
+        # every image in and the fonts ready (what the checks below read); "network idle" is not waited for:
+        # on a busy machine it could take its whole timeout on a page that was already complete
+        try:
+            page.wait_for_function("() => Array.from(document.images).every(i => i.complete)", timeout=90_000)
+        except Exception as error:  # playwright's TimeoutError: the images left out are reported below
             if "Timeout" not in type(error).__name__:
                 raise
+        page.evaluate("() => document.fonts.ready.then(() => true)")
         facts = page.evaluate(PAGE_FACTS)
         if shot:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
