@@ -66,7 +66,8 @@ lab: setup
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
 # Every test, target by target, then a table of where the time went (tools/time_targets.py).
-# Every lesson runs under nbval twice: with the main environment's libraries and the portable kernels
+# Every lesson runs under nbval twice (each run hands its two workers the lessons longest first, by
+# the run times stored in the notebooks, so that the last to start is a short one): with the main environment's libraries and the portable kernels
 # (test-portable, exercises solved), and with Colab's libraries, this machine's kernels and one thread
 # (test-colab, as committed). Between them they cover each of the four: this machine's kernels, the
 # portable ones, one thread and Colab's versions; test-notebooks, the same run as the regeneration's
@@ -102,7 +103,8 @@ SOLVED := _build/solved
 test-portable: setup-test
 	rm -rf $(SOLVED)
 	$(PY) tools/solved_notebooks.py --out $(SOLVED) notebooks/[0-9][0-9]_*.ipynb
-	$(CHECK_FIGURES) ATEN_CPU_CAPABILITY=default $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope $(SOLVED)
+	$(CHECK_FIGURES) ATEN_CPU_CAPABILITY=default $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope \
+		$$($(PY) tools/lesson_times.py --longest-run-first $(SOLVED)/*.ipynb)
 
 # Every notebook under nbval, and the widget and explorer tests (Matplotlib 3.10's own text
 # cache among them), with Colab's library versions. The notebooks run with one torch thread: the
@@ -110,9 +112,10 @@ test-portable: setup-test
 # on the thread count (the library versions change figures and widgets, not torch's arithmetic).
 test-colab: setup-colab
 	$(COLAB_PY) -m pytest tests/live tests/explorers -q -n 2
-	$(CHECK_FIGURES) OMP_NUM_THREADS=1 $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope notebooks
+	$(CHECK_FIGURES) OMP_NUM_THREADS=1 $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope \
+		$$($(COLAB_PY) tools/lesson_times.py --longest-run-first notebooks/[0-9][0-9]_*.ipynb)
 
-# JupyterLab driven by headless Chromium: run each lesson, move a slider, see the figure change.
+# JupyterLab driven by headless Chromium: run each lesson's explorers, move a slider, see the figure change.
 # Two workers, each with its own JupyterLab and Chromium (tests/browser/conftest.py): one lesson's
 # kernel computes while the other's page loads and renders.
 BROWSER_ARTIFACTS := test-artifacts/browser

@@ -95,3 +95,20 @@ def test_readme_rows_and_total_follow_the_counted_times():
     assert TIMES.readme_with(text, times) == ("| 00 | [a](notebooks/00_a.ipynb) | why? | 14 + 6 min | badge |\n"
                                               "| 01 | [b](notebooks/01_b.ipynb) | how? | 50 + 17 min | badge |\n"
                                               "| | **the whole course** | | **1 h 04 + 0 h 23** | |\n")
+
+
+def test_lessons_are_handed_out_longest_stored_run_first(tmp_path):
+    def timed(seconds: float):
+        cell = nbformat.v4.new_code_cell("pass")
+        cell.metadata["execution"] = {"iopub.execute_input": "2026-01-01T00:00:00.000000Z",
+                                      "shell.execute_reply": f"2026-01-01T00:00:{seconds:09.6f}Z"}
+        return cell
+
+    paths = []
+    for name, seconds in (("00_a", 2.5), ("01_b", 41.0), ("02_c", 7.25)):
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [timed(seconds), nbformat.v4.new_code_cell("not run yet")]
+        paths.append(tmp_path / f"{name}.ipynb")
+        nbformat.write(nb, paths[-1])
+    assert TIMES.run_seconds(nbformat.read(paths[2], as_version=4)) == 7.25
+    assert [p.stem for p in TIMES.longest_run_first(paths)] == ["01_b", "02_c", "00_a"]

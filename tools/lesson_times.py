@@ -3,6 +3,7 @@
     python tools/lesson_times.py notebooks/*.ipynb           # counted against stated, lesson by lesson
     python tools/lesson_times.py --write notebooks/*.ipynb   # write the counted minutes into the lessons
                                                              # and README's table of lessons
+    python tools/lesson_times.py --longest-run-first DIR/*.ipynb   # the paths, longest stored run first
 
 The method, the same for every part of every lesson (a learner reading and doing, not running):
 - prose: the words of markdown cells at 130 words a minute (link targets, HTML tags, markdown
@@ -26,6 +27,7 @@ import math
 import re
 import sys
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -183,6 +185,24 @@ def write(nb) -> bool:
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
+def run_seconds(nb) -> float:
+    """Seconds the lesson's cells took when it was last run (each cell's execution metadata)."""
+    def seconds(cell) -> float:
+        timing = cell.get("metadata", {}).get("execution", {})
+        start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+        if not (start and end):
+            return 0.0
+        return (datetime.fromisoformat(end.replace("Z", "+00:00"))
+                - datetime.fromisoformat(start.replace("Z", "+00:00"))).total_seconds()
+    return sum(seconds(cell) for cell in nb.cells)
+
+
+def longest_run_first(paths: list[Path]) -> list[Path]:
+    """``paths`` in the order a pool of test workers should take them: the longest stored run first, so the
+    last lesson to start is a short one."""
+    return sorted(paths, key=lambda p: -run_seconds(nbformat.read(p, as_version=4)))
+
+
 def hours(minutes: int) -> str:
     return f"{minutes // 60} h {minutes % 60:02d}"
 
@@ -203,8 +223,13 @@ def readme_with(text: str, times: dict[str, Times]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="write the counted minutes into the lessons")
+    parser.add_argument("--longest-run-first", action="store_true",
+                        help="only print the paths, longest stored run first (the order for nbval's workers)")
     parser.add_argument("notebooks", nargs="+", type=Path)
     args = parser.parse_args(argv)
+    if args.longest_run_first:
+        print(" ".join(str(p) for p in longest_run_first(args.notebooks)))
+        return 0
     total, everything = 0, {}
     for path in args.notebooks:
         nb = nbformat.read(path, as_version=4)
