@@ -11,12 +11,15 @@ CDN) are left out, and an explorer's saved figure (``image/png``) is shown inste
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tomllib
+from html import escape as html_escape
 from pathlib import Path
 
 from docutils import nodes
+from myst_nb.sphinx_ import HideCodeCellNode
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
@@ -65,6 +68,11 @@ html_theme_options = {
     "repository_branch": "main",
     "path_to_docs": "",
     "use_repository_button": True,
+    # each lesson page's launch menu: Colab and Binder open the notebook on `main` (its setup cell installs
+    # the release tag, whose helpers main's are checked to equal); the download menu gives the .ipynb
+    "launch_buttons": {"colab_url": "https://colab.research.google.com", "binderhub_url": "https://mybinder.org",
+                       "notebook_interface": "jupyterlab"},
+    "use_download_button": True,
     "home_page_in_toc": True,
     "show_navbar_depth": 1,
     "footer_content_items": ["course-footer.html"],
@@ -117,6 +125,67 @@ class LocalImages(SphinxTransform):
                                location=image)
 
 
+class OnePictureOnce(SphinxTransform):
+    """A page shows each picture a cell drew once. Lessons 06 and 07 keep a still copy of an explorer above the live
+    one, to compare with while the sliders move; on the site, where nothing moves, the two are the same
+    picture. MyST-NB names an output's image file by a hash of its bytes, so equal pictures share a URI."""
+
+    default_priority = 401
+
+    def apply(self, **kwargs) -> None:
+        seen = set()
+        for output in self.document.findall(lambda n: isinstance(n, nodes.container)
+                                            and n.get("nb_element") == "cell_code_output"):
+            for image in list(output.findall(nodes.image)):
+                if image["uri"] in seen:
+                    image.parent.remove(image)
+                seen.add(image["uri"])
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+STILL_EXPLORER_NOTE = ("Here the explorer is a still picture, at its saved settings: its sliders move where Python "
+                       "runs. Open this lesson in Colab or Binder from the launch menu at the top of the page, "
+                       "or in JupyterLab.")
+
+
+def is_still_explorer(cell: dict) -> bool:
+    """A cell whose explorer the site can only show as its saved picture: a widget view with no text/html
+    beside it (lesson 04's browser-drawn explorer saves text/html and runs on the page)."""
+    return any(WIDGET_VIEW in out.get("data", {}) and "text/html" not in out["data"]
+               for out in cell.get("outputs", []))
+
+
+class StillExplorerNote(SphinxTransform):
+    """Under each explorer the site shows as a still picture (or not at all, where that picture is shown
+    just above), one line saying where its sliders move."""
+
+    default_priority = 402
+
+    def apply(self, **kwargs) -> None:
+        path = Path(self.env.doc2path(self.env.docname))
+        if path.suffix != ".ipynb":
+            return
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for cell in self.document.findall(lambda n: isinstance(n, nodes.container)
+                                          and n.get("nb_element") == "cell_code" and n.hasattr("cell_index")):
+            if is_still_explorer(cells[cell["cell_index"]]):
+                cell += nodes.paragraph(text=STILL_EXPLORER_NOTE, classes=["still-explorer-note"])
+
+
+def visit_hidden_cell(self, node) -> None:
+    """MyST-NB's folded cell (a hide-input or hide-cell tag), its summary named by the words it shows
+    ("Show code cell source"): MyST-NB labels it "Toggle hidden content", which a screen reader would
+    read instead, and which accessibility checkers report as a visible label missing from the name."""
+    self.body.append(f'<details class="admonition hide {" ".join(node["classes"])}">\n<summary>\n')
+    for state, prompt in (("collapsed", node["prompt_show"]), ("expanded", node["prompt_hide"])):
+        self.body.append(f'<p class="{state} admonition-title">{html_escape(prompt)}</p>\n')
+    self.body.append("</summary>\n")
+
+
+def depart_hidden_cell(self, node) -> None:
+    self.body.append("</details>\n")
+
+
 def copy_mathjax(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
@@ -149,6 +218,9 @@ def home_page(app, exception) -> None:
 def setup(app):
     app.connect("source-read", add_lessons_toctree)
     app.add_transform(LocalImages)
+    app.add_transform(OnePictureOnce)
+    app.add_transform(StillExplorerNote)
+    app.add_node(HideCodeCellNode, override=True, html=(visit_hidden_cell, depart_hidden_cell))
     app.connect("env-updated", drop_widget_state)
     app.connect("build-finished", copy_mathjax)
     app.connect("build-finished", home_page)

@@ -7,7 +7,10 @@ and reported); every image must have loaded; every link within the site must ans
 every #anchor it names must exist on its page; the maths must be rendered by MathJax (as many
 rendered formulas as the notebook's Markdown holds, no TeX error, no raw ``$…$`` left); each lesson
 must show its "Your turn" headings and exercise stubs, the links to lesson 11's glossary and
-references, and the licences in its footer.
+references, and the licences in its footer; every figure a cell drew must carry its alt text (the cell's
+``mystnb.image.alt``); each lesson must offer its launch links (Colab and Binder on ``main``, the
+notebook's download); and axe-core (pinned in site/package.json, injected into each page) must find
+no serious or critical accessibility violation.
 
 The site is built by ``make site`` (a no-op when it is up to date), or taken from $SITE_DIR.
 A screenshot of each page's first screen goes to $BROWSER_ARTIFACTS (default
@@ -37,6 +40,9 @@ import pytest
 from .common import ARTIFACTS, CHROMIUM, NOTEBOOKS, ROOT, unavailable
 
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+AXE = ROOT / "site" / "node_modules" / "axe-core" / "axe.min.js"
+# what fails a page; moderate and minor findings are printed
+AXE_FAILS = {"serious", "critical"}
 GLOSSARY = "notebooks/11_the_map.html"
 
 
@@ -62,6 +68,14 @@ def lesson_expectations(stem: str) -> dict:
         "your_turn": sum(len(re.findall(r"^#+ .*Your turn", m, flags=re.M)) for m in markdown),
         # the first line of each exercise stub, as the learner sees it
         "stubs": [next(line.strip() for line in s.splitlines() if line.strip()) for s in stubs],
+        # explorers the page can show only as their saved picture: a widget view with no HTML beside it
+        "alts": sorted({c.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt", "")
+                        for c in nb["cells"] if c["cell_type"] == "code"
+                        and any("image/png" in o.get("data", {}) and "text/html" not in o["data"]
+                                for o in c.get("outputs", []))}),
+        "still_explorers": sum(any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                                   and "text/html" not in o["data"] for o in c.get("outputs", []))
+                               for c in nb["cells"] if c["cell_type"] == "code"),
     }
 
 
@@ -146,7 +160,7 @@ PAGE_FACTS = """() => {
        .forEach(e => e.remove());
   const maths = [...document.querySelectorAll('.math')];
   return {
-    images: [...document.images].map(i => ({src: i.currentSrc || i.src,
+    images: [...document.images].map(i => ({src: i.currentSrc || i.src, alt: i.getAttribute('alt') || '',
                                              loaded: i.complete && i.naturalWidth > 0,
                                              // a figure a cell drew: twice the pixels of its width on the page
                                              output: !!i.closest('.cell_output') && i.src.endsWith('.png'),
@@ -161,8 +175,28 @@ PAGE_FACTS = """() => {
     headings: [...article.querySelectorAll('h1, h2, h3, h4')].map(h => h.innerText),
     footer: (document.querySelector('.bd-footer-content') || {innerText: ''}).innerText,
     nav: [...document.querySelectorAll('.bd-sidebar-primary a[href]')].map(a => a.href),
+    stillNotes: [...article.querySelectorAll('.still-explorer-note')].map(p => p.innerText),
   };
 }"""
+
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                      nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+}"""
+
+
+def launch_links(stem: str) -> dict[str, str]:
+    """The links a lesson page offers to run or keep its notebook, as sphinx-book-theme builds them from
+    site/conf.py's repository settings: Colab and Binder open the notebook on ``main``."""
+    import tomllib
+
+    url = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
+    repo = url.removeprefix("https://github.com/").rstrip("/")
+    return {"Colab": f"https://colab.research.google.com/github/{repo}/blob/main/notebooks/{stem}.ipynb",
+            "Binder": f"https://mybinder.org/v2/gh/{repo}/main?urlpath=lab/tree/notebooks/{stem}.ipynb",
+            "download": f"_sources/notebooks/{stem}.ipynb"}
 
 
 def local_page(browser, base: str, problems: list[str]):
@@ -207,13 +241,28 @@ def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[
                 raise
         page.evaluate("() => document.fonts.ready.then(() => true)")
         facts = page.evaluate(PAGE_FACTS)
+        if AXE.is_file():
+            page.add_script_tag(path=str(AXE))
+            facts["axe"] = page.evaluate(AXE_RUN)
+        else:
+            problems.append(f"no axe-core at {AXE.relative_to(ROOT)}: run `npm ci --prefix site` (make site does)")
+            facts["axe"] = []
         if shot:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
     finally:
         context.close()
 
+    for violation in facts["axe"]:
+        if violation["impact"] in AXE_FAILS:
+            problems.append(f"accessibility ({violation['impact']}): {violation['id']}, {violation['help']}: "
+                            f"{violation['nodes']}")
+        else:
+            print(f"{path}: accessibility ({violation['impact']}, not failing): {violation['id']}, "
+                  f"{violation['help']} ({len(violation['nodes'])} elements)")
     for image in facts["images"]:
+        if image["output"] and (not image["alt"].strip() or re.search(r"\.(png|svg|jpe?g)$", image["alt"])):
+            problems.append(f"figure without alt text (alt={image['alt']!r}): {image['src']}")
         if not image["loaded"]:
             problems.append(f"image did not load: {image['src']}")
         elif image["output"] and image["natural"] < 1.9 * image["width"]:
@@ -285,6 +334,17 @@ def test_lesson_page(browser, base, stem):
     for stub in expect["stubs"]:
         if stub not in facts["text"]:
             problems.append(f"exercise stub not shown: {stub!r}")
+    shown = sorted({i["alt"] for i in facts["images"] if i["output"]})
+    if not set(shown) <= set(expect["alts"]):  # a picture shown twice appears once: an alt may be left out
+        problems.append(f"figure alt texts not the notebook's: {sorted(set(shown) - set(expect['alts']))}")
+    notes = [n for n in facts["stillNotes"] if "sliders move where Python runs" in n]
+    if len(notes) != expect["still_explorers"]:
+        problems.append(f"{len(notes)} notes on where sliders move, {expect['still_explorers']} still explorers")
+    for kind, link in launch_links(stem).items():
+        if kind == "download":
+            link = f"{base}/{link}"  # fetched by the link check above: it answers 200
+        if link not in facts["links"]:
+            problems.append(f"no {kind} link ({link}) on the page")
     print(f"{stem}: {facts['maths']} formulas, {len(facts['images'])} images, {len(facts['links'])} links, "
           f"{your_turn} exercises checked in {time.monotonic() - start:.1f} s")
     assert not problems, f"{stem}:\n" + "\n".join(problems)
@@ -331,9 +391,10 @@ def test_ci_keeps_the_site_and_pages_publishes_it_from_main():
 
 
 def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
-    """The same checks over a damaged copy: a missing image, a figure without twice its pixels, a link
-    to no page, an anchor that does not exist, a formula left as raw TeX, and a request to another
-    server are each reported."""
+    """The same checks over a damaged copy: a missing image, a figure without twice its pixels or without
+    its alt text, a link to no page, an anchor that does not exist, a formula left as raw TeX, a request
+    to another server and a heading without its level (a critical accessibility violation) are each
+    reported."""
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     page = copy / "notebooks" / "04_sinusoidal.html"
@@ -343,7 +404,9 @@ def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
     # the last figure shown at its full pixels, as a figure drawn without twice the pixels would be
     *_, blurred = re.finditer(r'<img[^>]*src="\.\./(_images/[0-9a-f]+\.png)"[^>]*?( width="\d+")', text)
     text = text[:blurred.start(2)] + text[blurred.end(2):]
-    text = text.replace("</article>", '<p><a href="no_such_lesson.html">gone</a> '
+    text = re.sub(r'(<img[^>]*?) alt="[^"]*"([^>]*src="\.\./' + re.escape(image) + ')', r'\1\2', text, count=1)
+    text = text.replace("</article>", '<div role="heading">a heading without its level</div>'
+                        '<p><a href="no_such_lesson.html">gone</a> '
                         '<a href="11_the_map.html#no-such-anchor">nowhere</a> left as $x^2$</p>'
                         '<img src="https://example.org/remote.png" alt="remote"></article>', 1)
     page.write_text(text)
@@ -360,6 +423,8 @@ def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
     assert "no #no-such-anchor on that page" in report, report
     assert "raw TeX left in the text: ['$x^2$']" in report, report
     assert "tried to reach another server: https://example.org/remote.png" in report, report
+    assert "figure without alt text (alt='')" in report, report
+    assert "accessibility (critical): aria-required-attr" in report, report
 
 
 # ---------------------------------------------------------------------------------------------
