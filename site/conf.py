@@ -51,6 +51,7 @@ html_static_path = ["_static"]
 myst_enable_extensions = ["dollarmath"]
 myst_heading_anchors = 3
 nb_execution_mode = "off"
+nb_merge_streams = True  # a cell's printed lines in one block, not one box per write
 nb_ipywidgets_js = {}  # no require.js or widget manager from a CDN: the saved figure stands in
 # an explorer cell saves its figure as image/png beside the widget view: the page shows the figure.
 # Lesson 04's explorer drawn by the browser saves text/html as well, its script mounted without a
@@ -155,9 +156,14 @@ def is_still_explorer(cell: dict) -> bool:
                for out in cell.get("outputs", []))
 
 
-class StillExplorerNote(SphinxTransform):
+EXERCISE_NOTE = ("This exercise is checked where Python runs: open this lesson in Colab or Binder from the "
+                 "launch menu at the top of the page, or in JupyterLab, write your answer in this cell and run it.")
+
+
+class WhereItRunsNote(SphinxTransform):
     """Under each explorer the site shows as a still picture (or not at all, where that picture is shown
-    just above), one line saying where its sliders move."""
+    just above), and under each exercise stub (whose saved output says "not attempted yet"), one line
+    saying where it runs."""
 
     default_priority = 402
 
@@ -168,8 +174,11 @@ class StillExplorerNote(SphinxTransform):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         for cell in self.document.findall(lambda n: isinstance(n, nodes.container)
                                           and n.get("nb_element") == "cell_code" and n.hasattr("cell_index")):
-            if is_still_explorer(cells[cell["cell_index"]]):
-                cell += nodes.paragraph(text=STILL_EXPLORER_NOTE, classes=["still-explorer-note"])
+            source = cells[cell["cell_index"]]
+            if is_still_explorer(source):
+                cell += nodes.paragraph(text=STILL_EXPLORER_NOTE, classes=["where-it-runs"])
+            elif "exercise" in source.get("metadata", {}).get("tags", []):
+                cell += nodes.paragraph(text=EXERCISE_NOTE, classes=["where-it-runs"])
 
 
 def visit_hidden_cell(self, node) -> None:
@@ -219,7 +228,7 @@ def setup(app):
     app.connect("source-read", add_lessons_toctree)
     app.add_transform(LocalImages)
     app.add_transform(OnePictureOnce)
-    app.add_transform(StillExplorerNote)
+    app.add_transform(WhereItRunsNote)
     app.add_node(HideCodeCellNode, override=True, html=(visit_hidden_cell, depart_hidden_cell))
     app.connect("env-updated", drop_widget_state)
     app.connect("build-finished", copy_mathjax)

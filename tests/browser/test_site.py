@@ -175,7 +175,7 @@ PAGE_FACTS = """() => {
     headings: [...article.querySelectorAll('h1, h2, h3, h4')].map(h => h.innerText),
     footer: (document.querySelector('.bd-footer-content') || {innerText: ''}).innerText,
     nav: [...document.querySelectorAll('.bd-sidebar-primary a[href]')].map(a => a.href),
-    stillNotes: [...article.querySelectorAll('.still-explorer-note')].map(p => p.innerText),
+    whereItRuns: [...article.querySelectorAll('.where-it-runs')].map(p => p.innerText),
   };
 }"""
 
@@ -337,9 +337,12 @@ def test_lesson_page(browser, base, stem):
     shown = sorted({i["alt"] for i in facts["images"] if i["output"]})
     if not set(shown) <= set(expect["alts"]):  # a picture shown twice appears once: an alt may be left out
         problems.append(f"figure alt texts not the notebook's: {sorted(set(shown) - set(expect['alts']))}")
-    notes = [n for n in facts["stillNotes"] if "sliders move where Python runs" in n]
+    notes = [n for n in facts["whereItRuns"] if "sliders move where Python runs" in n]
     if len(notes) != expect["still_explorers"]:
         problems.append(f"{len(notes)} notes on where sliders move, {expect['still_explorers']} still explorers")
+    notes = [n for n in facts["whereItRuns"] if "This exercise is checked where Python runs" in n]
+    if len(notes) != len(expect["stubs"]):
+        problems.append(f"{len(notes)} notes on where exercises run, {len(expect['stubs'])} exercise stubs")
     for kind, link in launch_links(stem).items():
         if kind == "download":
             link = f"{base}/{link}"  # fetched by the link check above: it answers 200
