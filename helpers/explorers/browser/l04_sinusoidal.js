@@ -113,13 +113,13 @@ function ticks(lo, hi, count, integer) {
 }
 
 const STYLE = `
-.pe-sinusoidal { font-family: ${FONT}; color: ${INK}; max-width: 900px; }
+.pe-sinusoidal { font-family: ${FONT}; color: ${INK}; max-width: 900px; overflow-x: auto; }
 .pe-sinusoidal .pe-controls { display: flex; flex-wrap: wrap; gap: 6px 22px; margin: 4px 0 6px; }
 .pe-sinusoidal label { display: inline-flex; align-items: center; gap: 8px; font-size: 14px; white-space: nowrap; }
 .pe-sinusoidal label span { min-width: 4.6em; }
 .pe-sinusoidal input[type=range] { width: 170px; margin: 0; }
 .pe-sinusoidal output { display: inline-block; min-width: 5.5em; font-variant-numeric: tabular-nums; }
-.pe-sinusoidal canvas { display: block; width: 100%; }
+.pe-sinusoidal canvas { display: block; }
 `;
 
 const CONTROLS = [
@@ -259,7 +259,7 @@ function render({ model, el }) {
       canvas.width = Math.round(width * ratio);
       canvas.height = Math.round(height * ratio);
       canvas.style.height = `${height}px`;
-      canvas.style.maxWidth = `${width}px`;
+      canvas.style.width = `${width}px`; // never squeezed: where the box is narrower, it scrolls
     }
     const ctx = canvas.getContext("2d");
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
