@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import types
 import zipfile
 from pathlib import Path
@@ -170,8 +171,11 @@ def test_the_wheel_ships_the_script(tmp_path):
         pytest.skip(f"setuptools {setuptools.__version__} cannot read pyproject's licence expression (needs 77)")
     source = tmp_path / "source"
     shutil.copytree(ROOT / "helpers", source / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, source / name)
+    for pattern in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["license-files"]:
+        for path in ROOT.glob(pattern):  # the licence files the build must find (LICENSE, LICENSE-CONTENT.md, ...)
+            shutil.copy2(path, (source / path.relative_to(ROOT)).parent)
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                            "-w", str(tmp_path / "dist"), str(source)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
