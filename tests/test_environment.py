@@ -3,6 +3,10 @@
 import re
 from pathlib import Path
 
+import yaml
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
 ROOT = Path(__file__).resolve().parent.parent
 PIN = re.compile(r"^\s*(?:-\s+)?([A-Za-z0-9_.\-]+)==([^\s#]+)")
 
@@ -24,10 +28,24 @@ def test_requirements_pin_every_line():
                 assert PIN.match(line), f"{name}: {line!r} is not pinned with =="
 
 
-def test_environment_yml_has_the_same_pins():
-    pip = {**pins(ROOT / "requirements.txt"), **pins(ROOT / "requirements-test.txt")}
-    conda = pins(ROOT / "environment.yml")
-    assert pip == conda
+CPU_INDEX = "--extra-index-url https://download.pytorch.org/whl/cpu"
+
+
+def test_environment_yml_has_the_learners_pins():
+    """For conda users: what a learner needs (requirements.txt), none of the test tools."""
+    assert pins(ROOT / "environment.yml") == pins(ROOT / "requirements.txt")
+
+
+def test_environment_yml_takes_pytorchs_cpu_build_then_the_checkouts_helpers():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    assert "python=3.11" in env["dependencies"]
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    assert pip[0] == CPU_INDEX, "PyTorch's CPU index must come before torch (else Linux gets the CUDA build)"
+    assert CPU_INDEX in (ROOT / "binder" / "environment.yml").read_text()  # the same index as Binder's
+    assert pip[-1] == "-e ."
+    # why the extra index is enough: the CPU index's 2.13.0+cpu meets the pin and sorts above PyPI's 2.13.0
+    torch = pins(ROOT / "environment.yml")["torch"]
+    assert f"{torch}+cpu" in SpecifierSet(f"=={torch}") and Version(f"{torch}+cpu") > Version(torch)
 
 
 def test_torch_is_the_cpu_release_the_course_is_tested_with():
