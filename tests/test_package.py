@@ -1,5 +1,5 @@
 """The package as a whole: importing it changes no global state, ``H.`` carries every name the
-lessons use, lesson modules stay apart, and README's Layout lists exactly the modules there are."""
+lessons use, lesson modules stay apart, and CONTRIBUTING.md's Layout lists exactly the modules there are."""
 
 import ast
 import json
@@ -119,9 +119,9 @@ def test_a_lesson_module_imports_no_other_lesson(path):
     assert not others, f"{path.name} imports another lesson's module: {others}"
 
 
-def readme_layout() -> list[str]:
-    """The helpers/ entries of README's Layout block, as paths: 'encodings.py', 'measure/common.py', …"""
-    text = (ROOT / "README.md").read_text()
+def layout() -> list[str]:
+    """The helpers/ entries of CONTRIBUTING.md's Layout block, as paths: 'encodings.py', 'measure/common.py', …"""
+    text = (ROOT / "CONTRIBUTING.md").read_text()
     block = text.split("## Layout", 1)[1].split("```", 2)[1]
     entries, folder, inside = [], None, False
     for line in block.splitlines():
@@ -137,21 +137,21 @@ def readme_layout() -> list[str]:
     return entries
 
 
-def test_readme_layout_lists_every_module_and_invents_none():
-    listed = readme_layout()
-    assert "encodings.py" in listed and "live/" in listed, "README's Layout block was not found"
+def test_layout_lists_every_module_and_invents_none():
+    listed = layout()
+    assert "encodings.py" in listed and "live/" in listed, "CONTRIBUTING.md's Layout block was not found"
     actual = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
                     if "__pycache__" not in p.parts and not (p.name == "__init__.py" and p.parent != PACKAGE))
     # "lNN_<lesson>.py" stands for every lesson module of its folder
     patterns = {e: re.escape(e).replace("lNN_<lesson>", r"l\d\d_\w+") for e in listed if not e.endswith("/")}
     unlisted = [m for m in actual if not any(re.fullmatch(p, m) for p in patterns.values())]
-    assert not unlisted, f"modules missing from README's Layout: {unlisted}"
+    assert not unlisted, f"modules missing from CONTRIBUTING.md's Layout: {unlisted}"
     invented = [e for e, p in patterns.items() if not any(re.fullmatch(p, m) for m in actual)]
-    assert not invented, f"README's Layout lists modules that do not exist: {invented}"
+    assert not invented, f"CONTRIBUTING.md's Layout lists modules that do not exist: {invented}"
     folders = {str(p.parent.relative_to(PACKAGE)) + "/" for p in PACKAGE.rglob("*.py")
                if p.parent != PACKAGE and "__pycache__" not in p.parts}
     listed_folders = [re.escape(e).replace("lNN_<lesson>", r"l\d\d_\w+") for e in listed if e.endswith("/")]
     assert all(any(re.fullmatch(p, f) for p in listed_folders) for f in folders), \
-        f"folders missing from README's Layout: {sorted(folders)}"
+        f"folders missing from CONTRIBUTING.md's Layout: {sorted(folders)}"
     assert all(any(re.fullmatch(p, f) for f in folders) for p in listed_folders), \
-        "README's Layout lists a folder that does not exist"
+        "CONTRIBUTING.md's Layout lists a folder that does not exist"

@@ -41,11 +41,11 @@ def test_triggers_and_concurrency(workflow):
     assert workflow["concurrency"]["cancel-in-progress"] is True
 
 
-def test_runs_the_readme_test_command_like_ci(workflow):
+def test_runs_the_documented_test_command_like_ci(workflow):
     steps = workflow["jobs"]["test"]["steps"]
     runs = [s.get("run", "") for s in steps]
     assert "make test" in [r.strip() for r in runs]
-    assert "make test" in (ROOT / ".ci" / "run").read_text() and "make test" in (ROOT / "README.md").read_text()
+    assert "make test" in (ROOT / ".ci" / "run").read_text() and "make test" in (ROOT / "CONTRIBUTING.md").read_text()
     assert any("apt-get install" in r and "chromium" in r for r in runs)
     assert any("actions/cache" in s.get("uses", "") for s in steps)
 
