@@ -26,7 +26,7 @@ PIP_OPTS    := --quiet --no-compile
 unexport PYTHONDONTWRITEBYTECODE
 TORCH_INDEX ?= $(if $(filter Linux,$(shell uname -s)),https://download.pytorch.org/whl/cpu,)
 
-.PHONY: setup setup-test lab test check test-unit test-notebooks test-portable notebooks notebook lint bench clean \
+.PHONY: release readme-screenshot setup setup-test lab test check test-unit test-notebooks test-portable notebooks notebook lint bench clean \
 	setup-colab test-colab test-browser bench-sliders site
 
 # What a learner needs: the course's pins and the helpers package, nothing for testing.
@@ -139,7 +139,8 @@ test-browser: setup-test site
 # The course's web site in _build/site, from the committed notebooks (nothing is executed): Sphinx
 # with MyST-NB in an environment of its own (requirements-site.txt), MathJax from npm
 # (site/package-lock.json), copied into the site so that no page loads anything from another server.
-# Any Sphinx warning (a broken link between lessons, a remote image) fails the build.
+# Any Sphinx warning (a broken link between lessons, a remote image) fails the build. Every build reads
+# every page afresh (-E): site/conf.py's transforms change pages whose sources did not change.
 SITE_VENV  := .venv-site
 SITE_STAMP := $(SITE_VENV)/.installed
 SITE_OUT   := _build/site
@@ -160,7 +161,7 @@ $(MATHJAX): site/package.json site/package-lock.json
 $(SITE_OUT)/index.html: $(SITE_STAMP) $(MATHJAX) README.md $(wildcard notebooks/[0-9][0-9]_*.ipynb) \
 		$(wildcard site/*.py site/_static/* site/_templates/*)
 	rm -rf $(SITE_OUT)
-	$(SITE_VENV)/bin/sphinx-build -b html -q -W --keep-going -c site -d _build/doctrees . $(SITE_OUT)
+	$(SITE_VENV)/bin/sphinx-build -b html -E -q -W --keep-going -c site -d _build/doctrees . $(SITE_OUT)
 
 site: $(SITE_OUT)/index.html
 	@echo "site: $(SITE_OUT)/index.html, $$(du -sh $(SITE_OUT) | cut -f1)"
@@ -168,6 +169,17 @@ site: $(SITE_OUT)/index.html
 # Re-execute every notebook in place, storing outputs and widget state.
 notebooks: setup-test
 	$(PY) tools/run_notebooks.py notebooks/*.ipynb
+
+# A release in one step (tools/release.py): the next minor version (or VERSION=X.Y.Z), every setup cell
+# restamped to install its tag, one commit, the tag. Needed whenever helpers/ or pyproject.toml changed:
+# make lint fails until the tag of the current version exists and the package is as it left them.
+release: setup-test
+	$(PY) tools/release.py $(VERSION)
+
+# The README's picture of lesson 04's explorer, taken again (tests/browser/test_readme_screenshot.py
+# fails in make test-browser when the committed picture is stale)
+readme-screenshot: setup-test
+	UPDATE_README_SCREENSHOT=1 $(PY) -m pytest tests/browser/test_readme_screenshot.py -v -p no:cacheprovider
 
 # One notebook: make notebook NB=notebooks/00_order_blindness.ipynb
 notebook: setup-test

@@ -224,8 +224,11 @@ from .text import (
 )
 from .training import SHORT_CONTEXT, ShortContext, loss_by_position, train, train_many
 
-# Read (not imported) by every lesson's setup cell to tell this package from any other named `helpers`.
+# Both read (not imported) by every lesson's setup cell: the marker tells this package from any other
+# named `helpers`; the version (its one home: pyproject.toml and tools/release.py read it here) is the
+# release the cell compares with the one it was made with.
 __course__ = "pe-course-helpers"
+__version__ = "0.3.0"
 
 
 def _public_names() -> list[str]:

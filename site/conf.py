@@ -34,7 +34,8 @@ MATHJAX_PARTS = ["tex-chtml.js", "input/tex", "output/chtml", "a11y", "ui", "sre
 
 project = "Positional encoding, argued in stages"
 author = "the course's authors"
-version = release = _PROJECT["version"]
+version = release = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "helpers" / "__init__.py").read_text(),
+                              re.MULTILINE).group(1)
 language = "en"
 
 extensions = ["myst_nb"]

@@ -79,7 +79,7 @@ def test_repository_url_lives_in_exactly_one_place():
             nb = nbformat.read(path, as_version=4)
             text = "\n".join(c.source for c in nb.cells if c.source not in generated)
         if name == "README.md":
-            text = text.replace(setup_cell.clone_command(), "")
+            text = text.replace(setup_cell.clone_command(), "").replace(f"{url}/blob/main/CONTRIBUTING.md", "")
         if url in text:
             places.append(name)
     assert places == ["pyproject.toml"]
@@ -134,7 +134,7 @@ def clone(tmp_path_factory) -> Path:
     dest = tmp_path_factory.mktemp("repo") / "positional-encoding-course"
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(dest)]
     subprocess.run([*GIT, "clone", "--quiet", str(ROOT), str(dest)], check=True)
-    subprocess.run([*git, "tag", setup_cell.release_tag()], check=True)
+    subprocess.run([*git, "tag", "--force", setup_cell.release_tag()], check=True)  # moved here if it exists
     (dest / "helpers" / "_newer_than_the_release.py").write_text("")
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "--quiet", "-m", "after the release"], check=True)
@@ -209,7 +209,7 @@ def test_title_cell_ends_with_its_colab_badge(path):
 def test_colab_badge_points_at_the_notebook_on_github():
     url = "https://github.com/someone/some-course"
     assert setup_cell.colab_url("00_x.ipynb", url) == \
-        f"https://colab.research.google.com/github/someone/some-course/blob/{setup_cell.release_tag()}/notebooks/00_x.ipynb"
+        "https://colab.research.google.com/github/someone/some-course/blob/main/notebooks/00_x.ipynb"
     with pytest.raises(ValueError, match="Repository URL"):
         setup_cell.colab_url("00_x.ipynb", "https://gitlab.com/someone/some-course")
 
@@ -256,19 +256,76 @@ def test_lessons_that_import_transformers_install_the_hf_extra():
     assert req.name == "pe-course-helpers" and req.extras == {"hf"} and req.url.endswith("@" + setup_cell.release_tag())
 
 
-def test_check_release_fails_when_helpers_change_after_the_tag(tmp_path):
+def release(dest: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "release.py"), "--root", str(dest), *args],
+                          capture_output=True, text=True, env=env)
+
+
+def test_check_release_fails_without_the_tag_or_after_helpers_change_and_a_release_mends_both(tmp_path):
     dest = tmp_path / "repo"
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(dest)]
-    subprocess.run([*GIT, "clone", "--quiet", str(ROOT), str(dest)], check=True)
-    tag = setup_cell.release_tag()
-    assert setup_cell.check_release(dest, tag) is None  # not tagged yet: nothing to drift from
-    subprocess.run([*git, "tag", tag], check=True)
-    assert setup_cell.check_release(dest, tag) is None
-    (dest / "README.md").write_text("prose only\n")  # not the package: no bump needed
+    subprocess.run([*GIT, "clone", "--quiet", "--no-tags", str(ROOT), str(dest)], check=True)
+    version = setup_cell.course_version(dest)
+    problem = setup_cell.check_release(dest)  # fault 1: the tag every setup cell names does not exist
+    assert problem is not None and f"no tag v{version}" in problem and "make release" in problem
+
+    made = release(dest, "9.9.0")
+    assert made.returncode == 0, made.stderr
+    assert setup_cell.check_release(dest) is None
+    assert setup_cell.course_version(dest) == "9.9.0"
+    tagged = subprocess.run([*git, "rev-parse", "v9.9.0^{commit}", "HEAD"], capture_output=True, text=True)
+    assert len(set(tagged.stdout.split())) == 1, "the tag is not on the release commit"
+    for path in sorted((dest / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        assert "@v9.9.0" in nb.cells[setup_cell.setup_cell_index(nb)].source, f"{path.name} not restamped"
+    assert subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                          text=True).stdout == ""
+
+    (dest / "README.md").write_text("prose only\n")  # not the package: no release needed
     subprocess.run([*git, "commit", "--quiet", "-am", "prose"], check=True)
-    assert setup_cell.check_release(dest, tag) is None
-    init = dest / "helpers" / "__init__.py"
+    assert setup_cell.check_release(dest) is None
+
+    init = dest / "helpers" / "__init__.py"  # fault 2: the package changed after its release
     init.write_text(init.read_text() + "\n# changed after the release\n")
     subprocess.run([*git, "commit", "--quiet", "-am", "helpers changed"], check=True)
-    problem = setup_cell.check_release(dest, tag)
-    assert problem is not None and "helpers/__init__.py" in problem and tag in problem and "version" in problem
+    problem = setup_cell.check_release(dest)
+    assert problem is not None and "helpers/__init__.py" in problem and "v9.9.0" in problem
+    assert "make release" in problem
+
+    refused = release(dest, "9.8.0")
+    assert refused.returncode != 0 and "must be above the current 9.9.0" in refused.stderr
+    made = release(dest, "--patch")
+    assert made.returncode == 0 and "v9.9.1" in made.stdout, made.stderr
+    assert setup_cell.check_release(dest) is None
+
+    init.write_text(init.read_text() + "# not committed\n")
+    refused = release(dest)
+    assert refused.returncode != 0 and "uncommitted changes" in refused.stderr
+
+
+def test_next_version_raises_one_part_and_resets_what_follows():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import release as release_tool
+
+    assert release_tool.next_version("0.3.7", "minor") == "0.4.0"
+    assert release_tool.next_version("0.3.7", "patch") == "0.3.8"
+    with pytest.raises(SystemExit, match="MAJOR.MINOR.PATCH"):
+        release_tool.next_version("0.3", "minor")
+
+
+def test_the_cell_says_when_the_helpers_found_are_another_version(tmp_path):
+    python = fresh_env(tmp_path)
+    older = tmp_path / "older-clone"
+    (older / "helpers").mkdir(parents=True)
+    (older / "helpers" / "__init__.py").write_text('__course__ = "pe-course-helpers"\n__version__ = "0.0.1"\n')
+    cell = tmp_path / "setup_cell.py"
+    cell.write_text(setup_cell.setup_cell_source())
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env.update(PYTHONPATH=str(older), PE_COURSE_REPO=(tmp_path / "no-such-repo").as_uri())
+    proc = subprocess.run([str(python), str(cell)], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr  # found: nothing installed (the repository does not exist)
+    version = setup_cell.course_version()
+    assert f"helpers here are version 0.0.1; this notebook was made with {version}" in proc.stdout
+    assert f"@v{version}" in proc.stdout

@@ -5,17 +5,21 @@ in the title cell. The README's lesson table and its Binder badge use the same f
     python tools/setup_cell.py --stamp notebooks/*.ipynb   # rewrite each notebook's setup cell and badge
     python tools/setup_cell.py --badges notebooks/*.ipynb  # print the README's badges
     python tools/setup_cell.py --check-remote              # the repository answers and has the release tag
-    python tools/setup_cell.py --check-release             # helpers/ unchanged since the release tag, if cut
+    python tools/setup_cell.py --check-release             # the release tag exists and helpers/ is as it left them
 
-A badge and a setup cell come from the same release: the badge opens the notebook at the tag
-``v<version>`` and the cell installs ``helpers`` from that same tag, so a learner never runs a lesson
-against older or newer helpers than it was made with. ``--check-release`` keeps the pair honest on
-``main``: once the tag of the current version exists, any change to ``helpers/`` or ``pyproject.toml``
-must come with a version bump.
+Which refs they name, and why. The badges (Colab, Binder, the site's launch buttons) open the lessons
+on ``main``, so a learner reads the newest text. The setup cell installs ``helpers`` from the release tag
+``v<version>``, a ref that never moves, so a notebook saved today installs the same helpers next year.
+The two agree because ``--check-release`` (``make lint``) fails unless the tag of the current version
+exists and ``helpers/`` and ``pyproject.toml`` are as that tag left them: a change to the package
+needs a release (``make release``, tools/release.py: bump the version, restamp, commit and tag in one
+step). At run time, the cell also says plainly when the helpers Python imports are not the version the
+notebook was made with (an older clone, a stale install).
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
@@ -24,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "# Setup: wherever"
 SETUP_PREFIX = "# Setup:"  # every version of the cell starts so, older stamps included
-BRANCH = "main"  # Binder builds the branch: its postBuild installs helpers from the same checkout
+BRANCH = "main"  # badges open the branch; Binder's postBuild installs helpers from the same checkout
 # Lessons that import transformers install the extra that brings a recent enough version
 # (Colab's older images ship transformers 4), before anything has imported it.
 HF_EXTRA = "hf"
@@ -37,9 +41,16 @@ def repository_url() -> str:
         return tomllib.load(f)["project"]["urls"]["Repository"]
 
 
-def course_version() -> str:
-    with open(ROOT / "pyproject.toml", "rb") as f:
-        return tomllib.load(f)["project"]["version"]
+VERSION_LINE = re.compile(r'^__version__ = "([^"]+)"$', re.MULTILINE)
+
+
+def course_version(root: Path = ROOT) -> str:
+    """The package's version: the ``__version__`` line of ``helpers/__init__.py`` (pyproject.toml reads it
+    from there), read as text so that a bare Python can run this tool."""
+    found = VERSION_LINE.search((root / "helpers" / "__init__.py").read_text(encoding="utf-8"))
+    if found is None:
+        raise SystemExit(f"{root / 'helpers' / '__init__.py'}: no line `__version__ = \"X.Y.Z\"`")
+    return found.group(1)
 
 
 def release_tag(version: str | None = None) -> str:
@@ -54,29 +65,41 @@ def setup_cell_source(url: str | None = None, version: str | None = None, extras
     a saved copy of the notebook), it installs the course's package at the release the notebook
     was made with, with what it needs that the runtime lacks. The package is told apart from any
     other module named ``helpers`` by reading the ``__course__`` line of its ``__init__.py``
-    (importing a stranger's module could run anything).
+    (importing a stranger's module could run anything); its version from the ``__version__`` line of the
+    same file. Where the version found is not the one the notebook was made with,
+    the cell says so and how to install the right one.
     """
     url = url or repository_url()
+    version = version or course_version()
     tag = release_tag(version)
     requirement = f"pe-course-helpers[{','.join(extras)}] @ git+{{url}}@{tag}" if extras else f"git+{{url}}@{tag}"
     return (
         f"{MARKER} the course's helpers are missing (Colab, Kaggle, VS Code, a saved copy), install them\n"
-        f"# at the release this notebook was made with ({tag}). Where they are installed, this cell does nothing.\n"
-        "import importlib.util, os, subprocess, sys\n"
+        f"# at the release this notebook was made with ({tag}). Where they are installed, it checks their version.\n"
+        "import importlib.util, os, re, subprocess, sys\n"
         "\n"
-        "def course_helpers_found():\n"
+        "def course_helpers_version():\n"
+        '    """The version of the course\'s helpers Python would import; None where they are missing."""\n'
         '    spec = importlib.util.find_spec("helpers")\n'
-        "    return spec is not None and spec.origin is not None and os.path.isfile(spec.origin) \\\n"
-        '        and \'__course__ = "pe-course-helpers"\' in open(spec.origin, encoding="utf-8").read()\n'
+        "    if spec is None or spec.origin is None or not os.path.isfile(spec.origin):\n"
+        "        return None\n"
+        '    init = open(spec.origin, encoding="utf-8").read()\n'
+        "    if '__course__ = \"pe-course-helpers\"' not in init:\n"
+        "        return None\n"
+        "    found = re.search(r'^__version__ = \"([^\"]+)\"$', init, re.MULTILINE)\n"
+        '    return found.group(1) if found else "older than 0.4.0"\n'
         "\n"
-        "if not course_helpers_found():\n"
-        f'    url = os.environ.get("PE_COURSE_REPO", "{url}")\n'
+        f'url = os.environ.get("PE_COURSE_REPO", "{url}")\n'
+        "if course_helpers_version() is None:\n"
         f'    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", f"{requirement}"], check=True)\n'
         "    importlib.invalidate_caches()\n"
-        "    if not course_helpers_found():\n"
+        "    if course_helpers_version() is None:\n"
         '        hiding = importlib.util.find_spec("helpers").origin\n'
         '        raise ImportError(f"Another module named helpers ({hiding}) hides the course\'s; "\n'
-        '                          "rename it, or open the notebook from another folder.")'
+        '                          "rename it, or open the notebook from another folder.")\n'
+        f'if course_helpers_version() != "{version}":\n'
+        f'    print(f"Note: the course\'s helpers here are version {{course_helpers_version()}}; this notebook was "\n'
+        f'          f"made with {version}, so some outputs may differ. To match it: pip install \'git+{{url}}@{tag}\'")'
     )
 
 
@@ -107,23 +130,23 @@ def clone_command(url: str | None = None) -> str:
 
 
 def check_release(root: Path = ROOT, tag: str | None = None) -> str | None:
-    """None if ``helpers/`` and ``pyproject.toml`` are as the release tag of the current version left them.
-
-    Before the tag is cut (a version bumped but not yet released) there is nothing to drift from.
-    """
-    tag = tag or release_tag()
+    """None if the release tag of the current version exists and ``helpers/`` and ``pyproject.toml``
+    are as it left them; else what is wrong and how to put it right."""
+    tag = tag or release_tag(course_version(root))
     git = ["git", "-c", f"safe.directory={root}", "-C", str(root)]
-    found = subprocess.run([*git, "rev-parse", "-q", "--verify", f"refs/tags/{tag}"], capture_output=True, text=True)
+    found = subprocess.run([*git, "rev-parse", "-q", "--verify", f"refs/tags/{tag}^{{commit}}"],
+                           capture_output=True, text=True)
     if found.returncode != 0:
-        return None
+        return (f"there is no tag {tag}, yet every setup cell installs it: cut the release with `make release` "
+                "(tools/release.py bumps the version, restamps the notebooks, commits and tags)")
     diff = subprocess.run([*git, "diff", "--name-only", tag, "HEAD", "--", "helpers", "pyproject.toml"],
                           capture_output=True, text=True, check=True)
     changed = diff.stdout.split()
     if not changed:
         return None
     shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
-    return (f"{shown} changed since the release {tag}, which every badge and setup cell installs: "
-            "raise `version` in pyproject.toml and run `python tools/setup_cell.py --stamp notebooks/*.ipynb`")
+    return (f"{shown} changed since the release {tag}, which every setup cell installs: "
+            "cut a new release with `make release` (it raises the version, restamps, commits and tags)")
 
 
 def _github_path(url: str) -> str:
@@ -135,9 +158,10 @@ def _github_path(url: str) -> str:
 
 
 def colab_url(notebook: str, url: str | None = None) -> str:
-    """Colab's address for ``notebooks/<notebook>`` at the release tag, the one its setup cell installs."""
+    """Colab's address for ``notebooks/<notebook>`` on ``main`` (its setup cell installs the release tag,
+    whose helpers ``main``'s are checked to equal)."""
     repo = _github_path(url or repository_url())
-    return f"https://colab.research.google.com/github/{repo}/blob/{release_tag()}/notebooks/{notebook}"
+    return f"https://colab.research.google.com/github/{repo}/blob/{BRANCH}/notebooks/{notebook}"
 
 
 def colab_badge(notebook: str, url: str | None = None) -> str:
@@ -185,8 +209,9 @@ def collapse_source(cell) -> None:
         tags.append("hide-input")
 
 
-def stamp(path: Path) -> bool:
-    """Write the current setup cell and Colab badge into ``path``; True if the notebook changed."""
+def stamp(path: Path, version: str | None = None) -> bool:
+    """Write the current setup cell (for ``version``, by default the package's) and Colab badge into
+    ``path``; True if the notebook changed."""
     import nbformat  # only stamping needs it; --check-remote runs on a bare Python
 
     nb = nbformat.read(path, as_version=4)
@@ -196,7 +221,7 @@ def stamp(path: Path) -> bool:
     if nb.cells[0].cell_type != "markdown":
         raise SystemExit(f"{path}: the first cell should be the markdown title")
     title = title_with_badge(nb.cells[0].source, path.name)
-    source = setup_cell_source(extras=notebook_extras(nb))
+    source = setup_cell_source(version=version, extras=notebook_extras(nb))
     cell = nb.cells[i]
     collapsed = cell.metadata.get("jupyter", {}).get("source_hidden") and "hide-input" in cell.metadata.get("tags", [])
     if cell.source == source and nb.cells[0].source == title and collapsed:
@@ -219,7 +244,7 @@ if __name__ == "__main__":
         sys.exit(1 if problem else 0)
     elif sys.argv[1:2] == ["--check-release"]:
         problem = check_release()
-        print(problem or f"helpers/ matches {release_tag()} (or that release is not tagged yet)")
+        print(problem or f"helpers/ and pyproject.toml match the release {release_tag()}")
         sys.exit(1 if problem else 0)
     elif sys.argv[1:2] != ["--stamp"]:
         print(setup_cell_source())
