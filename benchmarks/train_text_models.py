@@ -1,4 +1,4 @@
-"""Retrain every text model that ships in helpers/text/data/models (the README states the last full run's time).
+"""Retrain every text model that ships in helpers/text/data/models (CONTRIBUTING.md states the last full run's time).
 
     .venv/bin/python benchmarks/train_text_models.py            # everything, then writes the files
     .venv/bin/python benchmarks/train_text_models.py --only ft-yarn-x8   # only these variants, both seeds
