@@ -1,6 +1,8 @@
 """In a real Jupyter kernel, a lesson's figures are sent at twice their pixels and shown at their own
-size (sharp on 2× screens), and, in the course's own runs, every figure a cell shows is measured:
-text under 9 pt is reported in that cell's output, which the regression run then sees."""
+size (sharp on 2× screens), and, in the course's own runs, every figure a cell shows is checked
+(helpers.plots.figure_problems): text under 12 CSS px as shown, a figure wider than the site's
+column, look-alike series, a legend over data are reported in that cell's output, which the
+regression run then sees."""
 
 import base64
 import io
@@ -8,7 +10,7 @@ import os
 
 from PIL import Image
 
-from helpers.plots import CHECK_TEXT_ENV, SMALL_TEXT_REPORT
+from helpers.plots import CHECK_TEXT_ENV, COLUMN_PX, COURSE_DPI, FIGURE_REPORT
 
 from .kernel import execute, kernel
 
@@ -45,12 +47,32 @@ def test_figures_are_sent_at_twice_their_pixels_and_shown_at_their_size():
     (figure,) = [m["content"] for m in shown if m["msg_type"] == "display_data"]
     width, height = Image.open(io.BytesIO(base64.b64decode(figure["data"]["image/png"]))).size
     size = figure["metadata"]["image/png"]
-    # 4 × 2 inches at the course's 80 dpi is about 320 × 160 on the page (a tight crop trims it a little)
-    assert (width, height) == (2 * size["width"], 2 * size["height"]) and 250 < size["width"] <= 320
+    # 4 × 2 inches at the course's 100 dpi is about 400 × 200 on the page (a tight crop trims it a little);
+    # the page size is half the pixels, rounded down
+    assert COURSE_DPI == 100
+    assert (width // 2, height // 2) == (size["width"], size["height"]) and 330 < size["width"] <= 400
 
 
 def test_small_text_is_reported_in_the_cell_that_shows_it():
-    assert SMALL_TEXT_REPORT in streams(run_cells([SETUP, FIGURE.format(size=7)], check=True))
-    assert SMALL_TEXT_REPORT not in streams(run_cells([SETUP, FIGURE.format(size=9)], check=True))
+    # 8 pt at 100 dpi is 11.1 CSS px, under 12; 9 pt is 12.5
+    assert f"{FIGURE_REPORT}: text under 12 px" in streams(run_cells([SETUP, FIGURE.format(size=8)], check=True))
+    assert FIGURE_REPORT not in streams(run_cells([SETUP, FIGURE.format(size=9)], check=True))
     # a learner's own kernel is left alone
-    assert SMALL_TEXT_REPORT not in streams(run_cells([SETUP, FIGURE.format(size=7)], check=False))
+    assert FIGURE_REPORT not in streams(run_cells([SETUP, FIGURE.format(size=8)], check=False))
+
+
+WIDE = """
+fig, ax = plt.subplots(figsize=(11, 2))
+ax.plot([0, 1])
+"""
+EXPLORER = """
+from helpers import explorers
+explorers.normalised_explorer()
+"""
+
+
+def test_a_wide_figure_and_an_explorer_are_checked_in_the_cell_that_shows_them():
+    wide = streams(run_cells([SETUP, WIDE], check=True))
+    assert f"{FIGURE_REPORT}: " in wide and f"over the {COLUMN_PX} px column" in wide
+    # an explorer's figure is no open pyplot figure: it is checked all the same, and passes
+    assert FIGURE_REPORT not in streams(run_cells([SETUP, EXPLORER], check=True))

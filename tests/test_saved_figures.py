@@ -6,7 +6,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers.plots import SMALL_TEXT_REPORT
+from helpers.plots import COLUMN_PX, FIGURE_REPORT
 from helpers.training import PROGRESS_MARK
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
@@ -81,12 +81,57 @@ def test_a_progress_bar_is_not_taken_for_an_explorer():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_no_saved_figure_has_text_under_nine_points(path):
-    # the course's runs measure every figure a cell shows and report small text in that cell's output
+def test_no_saved_figure_was_reported_by_the_figure_check(path):
+    # the course's runs check every figure a cell shows (helpers.plots.figure_problems: text under
+    # 12 CSS px as shown, wider than the column, look-alike series, a legend over data) and report
+    # each problem in that cell's output
     nb = nbformat.read(path, as_version=4)
-    small = [(i, out.get("text", "").strip()[:200]) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
-             for out in cell.get("outputs", []) if SMALL_TEXT_REPORT in out.get("text", "")]
-    assert not small, f"{path.name}: figures with text under 9 pt (cell, report): {small}"
+    found = [(i, out.get("text", "").strip()[:300]) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+             for out in cell.get("outputs", []) if FIGURE_REPORT in out.get("text", "")]
+    assert not found, f"{path.name}: figure check reports (cell, report): {found}"
+
+
+def picture_widths(outputs) -> list[tuple[int, float]]:
+    """(pixel width, CSS width shown) of each PNG among ``outputs``: the width its metadata gives,
+    or, without one, half its pixels (the course sends twice the pixels it shows)."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    found = []
+    for out in outputs:
+        png = out.get("data", {}).get("image/png")
+        if png:
+            width = Image.open(io.BytesIO(base64.b64decode(png))).size[0]
+            found.append((width, out.get("metadata", {}).get("image/png", {}).get("width", width / 2)))
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_every_saved_figure_fits_the_sites_column(path):
+    # wider than the column, the site shrinks a figure and its text with it
+    nb = nbformat.read(path, as_version=4)
+    wide = [(i, pixels, shown) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+            for pixels, shown in picture_widths(cell.get("outputs", [])) if shown > COLUMN_PX]
+    assert not wide, f"{path.name}: pictures (cell, pixels, CSS width) wider than {COLUMN_PX} CSS px: {wide}"
+    # and each is drawn with twice the pixels it is shown at, so its CSS width is half its pixels
+    off = [(i, pixels, shown) for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+           for pixels, shown in picture_widths(cell.get("outputs", [])) if abs(pixels - 2 * shown) > 1]
+    assert not off, f"{path.name}: pictures (cell, pixels, CSS width) not drawn at twice their width: {off}"
+
+
+def test_the_width_check_reads_a_picture_and_its_metadata():
+    import base64
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (1700, 10), "white").save(buf, format="PNG")
+    png = base64.b64encode(buf.getvalue()).decode()
+    outs = [{"data": {"image/png": png}, "metadata": {"image/png": {"width": 850}}}, {"data": {"image/png": png}}]
+    assert picture_widths(outs) == [(1700, 850), (1700, 850.0)]
 
 
 def blurred(outputs) -> list[tuple[int, int]]:

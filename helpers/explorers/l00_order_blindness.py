@@ -12,7 +12,7 @@ from matplotlib.patches import Rectangle
 from ..encodings import sinusoidal
 from ..live import Choice, LiveFigure, register, render_png
 from ..measure.l00_order_blindness import order_snapshot
-from ..plots import COURSE_DPI, attention_map
+from ..plots import COLORS, COURSE_DPI, EMPHASIS, attention_map, course_style
 
 
 def _example() -> dict:
@@ -44,7 +44,8 @@ def order_picture(mha, x, tokens: list[str], position, order) -> bytes:
     """The picture :func:`order_explorer` shows at ``order`` (a permutation of 0 … length − 1,
     e.g. ``(1, 2, 0)``), as PNG bytes: a still of another setting than the explorer's start,
     drawn without a widget."""
-    fig, update, orders, _ = _order_figure(mha, x, tokens, position)
+    with course_style():
+        fig, update, orders, _ = _order_figure(mha, x, tokens, position)
     try:
         key = tuple(int(i) for i in order)
     except (TypeError, ValueError):
@@ -66,21 +67,24 @@ def _order_figure(mha, x, tokens, position):
     snapshots = {o: order_snapshot(mha, x, o, position) for o in orders}  # also checks the inputs
     largest = max(max(s.moved_plain, s.moved_with_position) for s in snapshots.values())
 
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), gridspec_kw={"width_ratios": [1, 1, 0.8]}, dpi=COURSE_DPI)
+    fig, axes = plt.subplots(1, 3, figsize=(7.8, 3.3), gridspec_kw={"width_ratios": [1, 1, 0.8]}, dpi=COURSE_DPI)
+    fig.subplots_adjust(left=0.09, right=0.985, top=0.9, bottom=0.2, wspace=0.45)
     blank = np.zeros((n, n))
-    ims = [attention_map(axes[0], blank, tokens, "no position signal"),
-           attention_map(axes[1], blank, tokens, "with a position signal")]
+    # each map prints its weights in its cells: no colour bar needed
+    ims = [attention_map(axes[0], blank, tokens, "no position signal", colorbar=False),
+           attention_map(axes[1], blank, tokens, "with position signal", colorbar=False)]
+    axes[1].set_ylabel("")
     numbers = [[ax.text(j, i, "", ha="center", va="center", fontsize=9) for i in range(n) for j in range(n)]
                for ax in axes[:2]]
-    outlines = [ax.add_patch(Rectangle((-0.5, -0.5), n, 1, fill=False, edgecolor="tab:red", linewidth=2))
+    outlines = [ax.add_patch(Rectangle((-0.5, -0.5), n, 1, fill=False, edgecolor=EMPHASIS, linewidth=2.5))
                 for ax in axes[:2]]
-    bars = axes[2].bar(["no position", "with position"], [0.0, 0.0], color=["tab:gray", "tab:blue"])
+    bars = axes[2].bar(["without", "with"], [0.0, 0.0], color=["0.6", COLORS["blue"]])
     # each bar's value printed above it: a bar of height 0 is otherwise invisible
     values = [axes[2].text(bar.get_x() + bar.get_width() / 2, 0.0, "", ha="center", va="bottom", fontsize=10)
               for bar in bars]
     axes[2].set_ylim(0, 1.3 * largest + 1e-6)
-    axes[2].set_title("|pooled − pooled(original)|")
-    fig.tight_layout()
+    axes[2].set_title("pooled output moved")
+    axes[2].set_xlabel("position signal")
 
     def update(order):
         s = snapshots[order]

@@ -9,11 +9,12 @@ from matplotlib.ticker import MaxNLocator
 from .._checks import check_int
 from ..live import IntRange, LiveFigure, LogRange, register
 from ..measure.l04_sinusoidal import sinusoidal_snapshot
-from ..plots import COURSE_DPI, axis_names, heatmap
+from ..plots import COLORS, COURSE_DPI, axis_names, heatmap
 
 D_MODEL = IntRange("d_model", 2, 1024, step=2)
 BASE = LogRange("base", 10.0, 1e6, step=0.05)
-COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red")
+# the waves drawn on the right: a colour and a marker each, the same as their column's mark on the heatmap
+WAVE_MARKS = ((COLORS["blue"], "v"), (COLORS["vermillion"], "s"), (COLORS["green"], "D"), (COLORS["purple"], "o"))
 
 
 def _short_number(x: float) -> str:
@@ -50,39 +51,42 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     positions = IntRange("position", 0, length - 1)
     position = positions.check("position", position)
 
-    fig = plt.figure(figsize=(11, 4.6), dpi=COURSE_DPI)
-    grid = fig.add_gridspec(2, 2, width_ratios=(1.15, 1), hspace=0.55, wspace=0.25,
-                            left=0.06, right=0.98, top=0.92, bottom=0.11)
+    fig = plt.figure(figsize=(7.8, 5.0), dpi=COURSE_DPI)
+    grid = fig.add_gridspec(2, 2, width_ratios=(1, 1), hspace=0.6, wspace=0.45,
+                            left=0.1, right=0.985, top=0.86, bottom=0.1)
     ax_map, ax_vec, ax_wave = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
 
     # axis names and wave labels are plain texts, and titles sit at a fixed height: a step lays
     # out only the tick labels that change, once
     im = heatmap(ax_map, np.zeros((length, d_model)), colorbar=False)
     axis_names(ax_map, "dimension", "position", y_gap=32)
-    map_title = ax_map.set_title("", fontsize=10, pad=12, y=1.0)
+    map_title = ax_map.set_title("", fontsize=10, pad=14, y=1.0)
     fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, ticks=[-1, 0, 1])
     row = ax_map.axhline(position, color="black", linewidth=1.6)
-    # a coloured triangle above the heatmap at each column drawn as a wave on the right
-    column_marks = [ax_map.plot([], [], "v", color=c, markersize=7, clip_on=False)[0] for c in COLORS]
+    # a mark above the heatmap at each column drawn as a wave on the right, in that wave's colour and marker
+    column_marks = [ax_map.plot([], [], m, color=c, markersize=7, clip_on=False)[0] for c, m in WAVE_MARKS]
 
-    (sin_line,) = ax_vec.plot([], [], color="tab:blue", linewidth=1.2, label="sin (dims 0, 2, 4, …)")
-    (cos_line,) = ax_vec.plot([], [], color="tab:orange", linewidth=1.2, label="cos (dims 1, 3, 5, …)")
-    ax_vec.set_ylim(-1.15, 2.0)  # the band above 1 holds the legend, off the curves
+    (sin_line,) = ax_vec.plot([], [], color=COLORS["blue"], linewidth=1.2, label="sin (even dims)")
+    (cos_line,) = ax_vec.plot([], [], color=COLORS["vermillion"], linewidth=1.2, linestyle="--",
+                              label="cos (odd dims)")
+    ax_vec.set_ylim(-1.15, 2.2)  # the band above 1 holds the legend, off the curves
     ax_vec.set_yticks([-1, 0, 1])
     axis_names(ax_vec, "dimension", None)
     vec_title = ax_vec.set_title("", fontsize=10, y=1.0)
-    ax_vec.legend(loc="upper center", fontsize=9, ncol=2, frameon=False)
+    ax_vec.legend(loc="upper center", ncol=2, frameon=False, handlelength=1.8, columnspacing=1.0,
+                  borderaxespad=0.2)
 
     gap = 2.4
-    waves = [ax_wave.plot([], [], color=c, linewidth=1.2)[0] for c in COLORS]
+    waves = [ax_wave.plot([], [], color=c, linestyle="-", linewidth=1.2, marker=m, markevery=[0], markersize=6,
+                          clip_on=False)[0] for c, m in WAVE_MARKS]
     cursor = ax_wave.axvline(position, color="black", linewidth=1.0)
     ax_wave.set_ylim(-gap * 3 - 1.3, 1.3)
     axis_names(ax_wave, "position", None)
     ax_wave.set_title("sin(p·ω_i) of a few pairs i, fastest on top", fontsize=10, y=1.0)
     ax_wave.set_yticks([])
-    wave_names = [ax_wave.annotate("", (0, -gap * j), xycoords=("axes fraction", "data"), xytext=(-4, 0),
+    wave_names = [ax_wave.annotate("", (0, -gap * j), xycoords=("axes fraction", "data"), xytext=(-8, 0),
                                    textcoords="offset points", ha="right", va="center", fontsize=9)
-                  for j in range(len(COLORS))]
+                  for j in range(len(WAVE_MARKS))]
     for ax in (ax_map, ax_vec, ax_wave):
         ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))
     ax_map.yaxis.set_major_locator(MaxNLocator(5, integer=True))
@@ -100,7 +104,7 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
         sin_line.set_data(dims[0::2], pe[position, 0::2])
         cos_line.set_data(dims[1::2], pe[position, 1::2])
         ax_vec.set_xlim(-0.5, d_model - 0.5)
-        vec_title.set_text(f"the vector PE[{position}]   (norm {s.norm:.3g} = √(d/2))")
+        vec_title.set_text(f"the vector PE[{position}]  (norm {s.norm:.3g} = √(d/2))")
 
         pairs = _wave_pairs(d_model // 2)
         for j, (line, mark, name) in enumerate(zip(waves, column_marks, wave_names, strict=True)):

@@ -8,7 +8,7 @@ import numpy as np
 from .._checks import check_base, check_even, check_int
 from ..live import IntRange, LiveFigure, register
 from ..measure.l05_rotation_matrix import shift_snapshot
-from ..plots import COURSE_DPI
+from ..plots import COURSE_DPI, EMPHASIS
 
 
 @register(moves="k", example={"d_model": 512})
@@ -16,7 +16,7 @@ def clock_hands_explorer(d_model: int = 16, k: int = 10, position: int = 0, base
                          max_k: int = 200, n_clocks: int = 8) -> LiveFigure:
     """For a few pairs i (spread from fastest to slowest), the point (sin pω_i, cos pω_i) drawn
     on the unit circle: 12 o'clock at p = 0, turning clockwise as p grows. The grey hand is
-    PE(p); the red hand is M_k·PE(p) = PE(p + k), turned by the angle k·ω_i (the arc).
+    PE(p); the vermillion hand is M_k·PE(p) = PE(p + k), turned by the angle k·ω_i (the arc).
     Sliders: the offset k (−max_k … max_k; negative turns back) and the start position p
     (0 … max_k). Numbers from :func:`helpers.measure.l05_rotation_matrix.shift_snapshot`.
     """
@@ -29,8 +29,9 @@ def clock_hands_explorer(d_model: int = 16, k: int = 10, position: int = 0, base
 
     cols = min(len(pairs), 4)
     rows = -(-len(pairs) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(2.4 * cols, 2.6 * rows), squeeze=False, dpi=COURSE_DPI)
-    fig.subplots_adjust(left=0.02, right=0.98, top=0.86, bottom=0.08, wspace=0.1, hspace=0.45)
+    fig, axes = plt.subplots(rows, cols, figsize=(1.95 * cols, 0.5 + 2.2 * rows), squeeze=False, dpi=COURSE_DPI)
+    fig.subplots_adjust(left=0.01, right=0.99, top=1 - 0.75 / (0.5 + 2.2 * rows), bottom=0.03, wspace=0.08,
+                        hspace=0.5)
     circle = np.linspace(0, 2 * np.pi, 121)
     clocks = []
     for ax in axes.flat[len(pairs):]:
@@ -38,9 +39,9 @@ def clock_hands_explorer(d_model: int = 16, k: int = 10, position: int = 0, base
     for ax, i in zip(axes.flat, pairs, strict=False):
         ax.plot(np.sin(circle), np.cos(circle), color="0.75", linewidth=1)
         ax.plot([0], [0], "o", color="0.3", markersize=3)
-        (start,) = ax.plot([], [], color="0.6", linewidth=2)
-        (arc,) = ax.plot([], [], color="tab:red", linewidth=2.5, alpha=0.5)
-        (hand,) = ax.plot([], [], color="tab:red", linewidth=2.5, marker="o", markevery=[1], markersize=6)
+        (start,) = ax.plot([], [], color="0.6", linestyle="-", linewidth=2)
+        (arc,) = ax.plot([], [], color=EMPHASIS, linestyle="-", linewidth=2.5, alpha=0.5)
+        (hand,) = ax.plot([], [], color=EMPHASIS, linestyle="-", linewidth=2.5, marker="o", markevery=[1], markersize=6)
         ax.set_xlim(-1.25, 1.25)
         ax.set_ylim(-1.25, 1.25)
         ax.set_aspect("equal")
@@ -59,7 +60,7 @@ def clock_hands_explorer(d_model: int = 16, k: int = 10, position: int = 0, base
             t0 = position * omega[i]
             arc.set_data(1.1 * np.sin(t0 + sweep), 1.1 * np.cos(t0 + sweep))
             label.set_text(f"pair {i}: ω={omega[i]:.3g}\nk·ω/2π = {turns[i]:+.3g} turns")
-        heading.set_text(f"k = {k}.   grey: PE({position}),   red: M_k·PE({position}) = PE({position + k})")
+        heading.set_text(f"k = {k}.   grey: PE({position}),   vermillion: M_k·PE({position}) = PE({position + k})")
 
     # every axis is fixed and hidden: both sliders change only the hands, arcs and texts
     animated = [artist for _, start, arc, hand, label in clocks for artist in (start, arc, hand, label)]

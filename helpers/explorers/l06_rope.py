@@ -10,7 +10,7 @@ from .._checks import check_base, check_int, check_pairs
 from ..encodings import frequencies
 from ..live import IntRange, LiveFigure, register
 from ..measure.l06_rope import rope_pair_view, scores_by_offset
-from ..plots import COURSE_DPI
+from ..plots import COLORS, COURSE_DPI
 
 
 @register(moves="m")
@@ -18,7 +18,7 @@ def rope_explorer(q=None, k=None, m: int = 3, n: int = 1, pair: int = 0, base: f
                   max_position: int = 64) -> LiveFigure:
     """A query at position m and a key at position n, rotated by RoPE (interleaved pairs).
 
-    Left: the plane of one pair (2i, 2i+1). Faint arrows are q's and k's pair before rotation;
+    Left: the plane of one pair (2i, 2i+1). Dashed arrows are q's and k's pair before rotation;
     solid arrows are the same pair turned by m·ω_i and n·ω_i. Their dot product is this pair's
     share of the score. Right: the full score ⟨R_m q, R_n k⟩ against the offset m − n (computed
     once), with the current point marked — moving m and n together leaves it where it is.
@@ -39,29 +39,30 @@ def rope_explorer(q=None, k=None, m: int = 3, n: int = 1, pair: int = 0, base: f
     profile = scores_by_offset(q, k, torch.from_numpy(offsets), base).numpy()
     omega = frequencies(q.shape[0], base, torch.float64).numpy()
 
-    fig, (plane, curve) = plt.subplots(1, 2, figsize=(9.0, 3.8), gridspec_kw={"width_ratios": [1, 1.5]},
+    fig, (plane, curve) = plt.subplots(1, 2, figsize=(7.8, 4.0), gridspec_kw={"width_ratios": [1, 1.35]},
                                        dpi=COURSE_DPI)
-    fig.subplots_adjust(left=0.04, right=0.98, top=0.83, bottom=0.2, wspace=0.25)
+    fig.subplots_adjust(left=0.02, right=0.985, top=0.8, bottom=0.24, wspace=0.3)
     circle = np.linspace(0, 2 * np.pi, 121)
     (ring,) = plane.plot(np.cos(circle), np.sin(circle), color="0.85", linewidth=1)
     plane.axhline(0, color="0.9", linewidth=0.8)
     plane.axvline(0, color="0.9", linewidth=0.8)
     arrows = {}
-    for name, color in (("q", "tab:blue"), ("k", "tab:orange")):
-        (faint,) = plane.plot([], [], color=color, alpha=0.3, linewidth=2, label=f"{name} before turning")
-        (solid,) = plane.plot([], [], color=color, linewidth=2.5, marker="o", markevery=[1], markersize=6,
-                              label=f"{name} turned")
+    for name, color in (("q", COLORS["blue"]), ("k", COLORS["vermillion"])):
+        (faint,) = plane.plot([], [], color=color, alpha=0.6, linestyle=(0, (2, 1.5)), linewidth=1.8,
+                              label=f"{name} before turning")
+        (solid,) = plane.plot([], [], color=color, linestyle="-", linewidth=2.5, marker="o", markevery=[1],
+                              markersize=6, label=f"{name} turned")
         arrows[name] = (faint, solid)
     plane.set_aspect("equal")
     plane.set_xticks([])
     plane.set_yticks([])
     # below the plane, off the circle
-    plane.legend(loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=2, fontsize=9, frameon=False,
-                 handlelength=1.5, columnspacing=1.0)
+    plane.legend(loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=2, frameon=False,
+                 handlelength=1.8, columnspacing=0.8, handletextpad=0.5)
     plane_title = plane.set_title("", fontsize=9)
-    curve.plot(offsets, profile, color="0.4", linewidth=1.2)
+    curve.plot(offsets, profile, color="0.4", linestyle="-", linewidth=1.2)
     curve.axhline(0, color="0.85", linewidth=0.8)
-    (marker,) = curve.plot([], [], "o", color="tab:red", markersize=8)
+    (marker,) = curve.plot([], [], "o", color="black", markersize=7)
     curve.set_xlabel("offset m − n")
     curve.set_ylabel("score ⟨R_m q, R_n k⟩")
     curve.set_xlim(offsets[0], offsets[-1])

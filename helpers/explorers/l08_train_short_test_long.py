@@ -10,12 +10,18 @@ import numpy as np
 
 from ..live import Choice, IntRange, LiveFigure, register
 from ..measure.l08_train_short_test_long import TRAINED_SCHEMES, ShortContextRun, build_model, evaluate_models
-from ..plots import COURSE_DPI
+from ..plots import COLORS, COURSE_DPI
 from ..training import SHORT_CONTEXT
 
-# One colour per scheme, shared with the lesson's static figure.
-SCHEME_COLORS = {"none": "tab:gray", "sinusoidal": "tab:blue", "learned": "tab:purple", "rope": "tab:orange",
-                 "alibi": "tab:green", "t5": "tab:red"}
+# One colour and one dash pattern per scheme, shared with the lesson's static figures: schemes whose
+# colours come close under deuteranopia (learned and alibi, rope and t5) differ in their dashes.
+SCHEME_COLORS = {"none": "0.35", "sinusoidal": COLORS["blue"], "learned": COLORS["purple"],
+                 "rope": COLORS["vermillion"], "alibi": COLORS["green"], "t5": COLORS["orange"]}
+# as seaborn's ``dashes`` takes them ("" solid, else on/off lengths in line widths)
+SCHEME_DASHES = {"none": (1, 1.5), "sinusoidal": "", "learned": (3.7, 1.6), "rope": "", "alibi": (6.4, 1.6, 1, 1.6),
+                 "t5": (5, 1.5, 1, 1.5, 1, 1.5)}
+# and as Matplotlib's ``linestyle``
+SCHEME_LINESTYLES = {name: (0, dashes) if dashes else "-" for name, dashes in SCHEME_DASHES.items()}
 SCHEME_GROUPS = (
     ("all six", TRAINED_SCHEMES),
     ("Press et al.'s four: sinusoidal, rope, alibi, t5", ("sinusoidal", "rope", "alibi", "t5")),
@@ -57,18 +63,19 @@ def loss_curves_explorer(run: ShortContextRun, schemes: tuple[str, ...] = TRAINE
     curves = {name: run.curve(name).numpy() for name in run.schemes}
     top = max(float(np.nanmax(c)) for c in curves.values())
 
-    fig, ax = plt.subplots(figsize=(9.0, 4.0), dpi=COURSE_DPI)
-    fig.subplots_adjust(left=0.08, right=0.70, top=0.88, bottom=0.13)
+    fig, ax = plt.subplots(figsize=(7.8, 4.4), dpi=COURSE_DPI)
+    fig.subplots_adjust(left=0.09, right=0.65, top=0.87, bottom=0.12)
     floor = run.floor.numpy()
     ax.plot(np.arange(n_max), floor, color="black", linewidth=1, linestyle="--", label="entropy floor")
     ax.axvline(L, color="0.3", linewidth=1.2)
-    ax.text(L, 1.01, " L", transform=ax.get_xaxis_transform(), fontsize=9, va="bottom")
+    ax.text(L, 1.01, "L", transform=ax.get_xaxis_transform(), fontsize=9, va="bottom", ha="center")
     for k in (2, 4):
         if k * L < n_max:
             ax.axvline(k * L, color="0.8", linewidth=0.8)
-            ax.text(k * L, 1.01, f" {k}L", transform=ax.get_xaxis_transform(), fontsize=9, va="bottom", color="0.4")
-    lines = {name: ax.plot([], [], color=SCHEME_COLORS.get(name, "0.5"), linewidth=1.3, label=name)[0]
-             for name in run.schemes}
+            ax.text(k * L, 1.01, f"{k}L", transform=ax.get_xaxis_transform(), fontsize=9, va="bottom", ha="center",
+                    color="0.35")
+    lines = {name: ax.plot([], [], color=SCHEME_COLORS.get(name, "0.5"), linestyle=SCHEME_LINESTYLES.get(name, "-"),
+                           linewidth=1.5, label=name)[0] for name in run.schemes}
     walls = {}
     for name, curve in curves.items():
         if len(curve) < n_max:  # a learned table: no row at or past its end
@@ -78,9 +85,10 @@ def loss_curves_explorer(run: ShortContextRun, schemes: tuple[str, ...] = TRAINE
     ax.set_xlabel("position in the sequence")
     ax.set_ylabel("next-token loss (nats)")
     handles = [*ax.get_lines()[:1], *lines.values()]  # the floor, then one line per scheme
-    fig.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.715, 0.1), fontsize=9, frameon=False, ncol=2)
-    panel = fig.text(0.72, 0.86, "", fontsize=9, va="top", family="monospace")
-    heading = fig.suptitle("", fontsize=11)
+    fig.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.665, 0.08), frameon=False, ncol=2,
+               handlelength=2.4, columnspacing=0.8, handletextpad=0.5)
+    panel = fig.text(0.675, 0.87, "", fontsize=9, va="top", family="monospace")
+    heading = fig.suptitle("", fontsize=11, x=0.02, ha="left")
 
     def update(schemes, length):
         shown = set(schemes)

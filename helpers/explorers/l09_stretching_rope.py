@@ -8,7 +8,7 @@ from matplotlib.ticker import FixedLocator, NullLocator
 
 from ..live import Choice, LiveFigure, register
 from ..measure.l09_stretching_rope import MODEL_SHAPES, shape_pictures
-from ..plots import COURSE_DPI
+from ..plots import COLORS, COURSE_DPI
 from ..rope_scaling import PAIR_KINDS, SCALING_METHODS
 
 FACTOR = Choice("factor", [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 64.0], as_slider=True,
@@ -18,12 +18,15 @@ SHAPE = Choice("model", [(shape.name, i) for i, shape in enumerate(MODEL_SHAPES)
 # "dynamic" is configured with the factor and shown at n = factor·L, where it divides its slowest pair by
 # factor² − factor + 1 (13 at factor 4), not by the factor.
 # each method its own colour AND dash pattern, so that the lines are told apart without colour
-METHOD_LINES = {"linear": ("tab:blue", "linear", "-"), "ntk": ("tab:purple", "ntk", "--"),
-                "dynamic": ("tab:brown", "dynamic at n = factor·L", "-."), "yarn": ("tab:red", "yarn", ":"),
-                "llama3": ("tab:olive", "llama3", (0, (6, 2, 1, 2, 1, 2)))}
+METHOD_LINES = {"linear": (COLORS["blue"], "linear", "-"), "ntk": (COLORS["purple"], "ntk", "--"),
+                "dynamic": (COLORS["orange"], "dynamic at n = factor·L", "-."),
+                "yarn": (COLORS["vermillion"], "yarn", (0, (1, 1))),
+                "llama3": (COLORS["green"], "llama3", (0, (6, 2, 1, 2, 1, 2)))}
 Y_TICKS = [1, 2, 4, 8, 16, 32, 64, 128]
-KIND_LABELS = {"extrapolated": ("tab:green", "extrapolated (s = 1)"), "blended": ("tab:orange", "blended"),
-               "interpolated": ("tab:blue", "interpolated (s = factor)")}
+# the chosen method's pairs, by kind: a marker shape each, so that they read without colour
+KIND_LABELS = {"extrapolated": (COLORS["green"], "o", "extrapolated (s = 1)"),
+               "blended": (COLORS["orange"], "s", "blended"),
+               "interpolated": (COLORS["blue"], "^", "interpolated (s = factor)")}
 
 
 @register(moves="factor")
@@ -40,8 +43,8 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
     """
     method, factor, model = METHOD.check("method", method), FACTOR.check("factor", factor), SHAPE.check("model", model)
 
-    fig, ax = plt.subplots(figsize=(9.0, 4.2), dpi=COURSE_DPI)
-    fig.subplots_adjust(left=0.09, right=0.74, top=0.86, bottom=0.14)
+    fig, ax = plt.subplots(figsize=(7.8, 4.8), dpi=COURSE_DPI)
+    fig.subplots_adjust(left=0.09, right=0.64, top=0.85, bottom=0.17)
     ax.set_xscale("log")
     ax.set_yscale("log")
     # fixed ticks, no minor ones: fewer labels to lay out on every step
@@ -55,18 +58,18 @@ def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int =
     # drawn over the chosen method's black line and its dots, so the chosen method's own line stays visible
     method_lines = {m: ax.plot([], [], color=c, linewidth=1.6, linestyle=style, alpha=0.9, label=label, zorder=4)[0]
                     for m, (c, label, style) in METHOD_LINES.items()}
-    kind_points = {k: ax.plot([], [], "o", color=c, markersize=6, linestyle="none", label=label, zorder=3)[0]
-                   for k, (c, label) in KIND_LABELS.items()}
-    (chosen,) = ax.plot([], [], color="black", linewidth=2.2, label="the chosen method", zorder=2)
+    kind_points = {k: ax.plot([], [], marker, color=c, markersize=6, linestyle="none", label=label, zorder=3)[0]
+                   for k, (c, marker, label) in KIND_LABELS.items()}
+    (chosen,) = ax.plot([], [], color="black", linestyle="-", linewidth=2.2, label="the chosen method", zorder=2)
     # fixed, so that moving the factor redraws only the curves; dynamic's slowest pairs leave the top from
     # factor 12 on (its scale there is factor² − factor + 1; the heading gives it)
     ax.set_ylim(0.8, 2 * max(FACTOR.values) * 1.1)
-    ax.set_xlabel("original wavelength of the pair ÷ training length L  (fast pairs on the left)")
+    ax.set_xlabel("original wavelength of the pair ÷ training length L\n(fast pairs on the left)")
     ax.set_ylabel("scale s = ω / ω′")
-    fig.legend(handles=[chosen, *kind_points.values(), *method_lines.values()], loc="upper right", fontsize=9,
-               frameon=False, bbox_to_anchor=(0.995, 0.86))
-    summary = fig.text(0.755, 0.14, "", fontsize=9, va="bottom", family="monospace")
-    heading = fig.suptitle("", fontsize=10)
+    fig.legend(handles=[chosen, *kind_points.values(), *method_lines.values()], loc="upper left",
+               frameon=False, bbox_to_anchor=(0.65, 0.855), handlelength=2.6)
+    summary = fig.text(0.665, 0.17, "", fontsize=9, va="bottom", family="monospace")
+    heading = fig.suptitle("", fontsize=10, x=0.02, ha="left")
 
     def update(method, factor, model):
         shape = MODEL_SHAPES[model]

@@ -12,12 +12,14 @@ from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 from .._checks import check_base, check_even
 from ..live import Choice, LiveFigure, LogRange, register
 from ..measure.l10_rope_in_practice import angle_error, precision_view
-from ..plots import COURSE_DPI
+from ..plots import COLORS, COURSE_DPI, EMPHASIS, TEXT_COLORS
 
 POSITION = LogRange("query position", 1.0, 100_000.0, step=0.02)
 DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
 DTYPE = Choice("angles computed in", list(DTYPES))
-COLORS = {"float16": "tab:blue", "bfloat16": "tab:orange", "float32": "tab:green"}
+# a colour and a dash pattern per dtype, the same in both panels
+DTYPE_STYLES = {"float16": (COLORS["blue"], "-"), "bfloat16": (COLORS["vermillion"], "--"),
+                "float32": (COLORS["green"], "-.")}
 FLOOR = 1e-9  # errors of exactly 0 drawn here, on the log axis
 
 
@@ -45,13 +47,14 @@ def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", 
     worst = {name: angle_error(sweep, d, base, dt).amax(-1).clamp_min(FLOOR).numpy() for name, dt in DTYPES.items()}
     pairs = np.arange(d // 2)
 
-    fig, (by_pair, by_position) = plt.subplots(1, 2, figsize=(9.5, 3.8), dpi=COURSE_DPI)
-    fig.subplots_adjust(left=0.08, right=0.98, top=0.8, bottom=0.14, wspace=0.25)
-    pair_lines = {name: by_pair.plot([], [], color=COLORS[name], label=name)[0] for name in DTYPES}
+    fig, (by_pair, by_position) = plt.subplots(1, 2, figsize=(7.8, 4.4), dpi=COURSE_DPI)
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.72, bottom=0.12, wspace=0.12)
+    pair_lines = {name: by_pair.plot([], [], color=DTYPE_STYLES[name][0], linestyle=DTYPE_STYLES[name][1],
+                                     label=name)[0] for name in DTYPES}
     for ax in (by_pair, by_position):
         ax.set_yscale("log")
         ax.set_ylim(FLOOR / 2, 10)
-        ax.axhline(1.0, color="tab:red", linestyle="--", linewidth=0.8)
+        ax.axhline(1.0, color=EMPHASIS, linestyle=":", linewidth=1)
         # fixed ticks and no minor ones: far fewer labels to lay out on every step
         ax.yaxis.set_major_locator(FixedLocator([1e-8, 1e-6, 1e-4, 1e-2, 1.0]))
         ax.yaxis.set_major_formatter(FixedFormatter(["1e-8", "1e-6", "1e-4", "0.01", "1"]))
@@ -60,13 +63,16 @@ def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", 
     # every eighth of the pairs (0, 16, 32, 48 at d = 128) and the last pair
     by_pair.xaxis.set_major_locator(FixedLocator(pair_ticks(d)))
     by_position.tick_params(labelleft=False)  # the same error axis as on the left
-    by_pair.text(d // 2 - 1, 1.4, "1 rad ", ha="right", va="bottom", fontsize=9, color="tab:red")
+    by_pair.text(d // 2 - 1, 1.4, "1 rad ", ha="right", va="bottom", fontsize=9, color=TEXT_COLORS["vermillion"])
     by_pair.set_xlabel("pair i (fast → slow)")
     by_pair.set_ylabel("angle error (rad)")
-    by_pair.legend(loc="lower left", fontsize=9, frameon=False)
+    # one legend for both panels, above them: the curves fill both
+    fig.legend(handles=list(pair_lines.values()), loc="lower center", bbox_to_anchor=(0.54, 0.79), ncol=3,
+               frameon=False, handlelength=2.6)
     pair_title = by_pair.set_title("", fontsize=9)
     for name in DTYPES:
-        by_position.plot(sweep.numpy(), worst[name], color=COLORS[name], linewidth=1.2, label=name)
+        by_position.plot(sweep.numpy(), worst[name], color=DTYPE_STYLES[name][0], linestyle=DTYPE_STYLES[name][1],
+                         linewidth=1.2, label=name)
     by_position.set_xscale("log")
     by_position.set_xlim(1, 100_000)
     by_position.xaxis.set_major_locator(FixedLocator([1, 10, 100, 1e3, 1e4, 1e5]))
@@ -76,7 +82,7 @@ def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", 
     by_position.set_title("largest angle error over the pairs", fontsize=9)
     now = by_position.axvline(position, color="0.3", linewidth=1)
     (marker,) = by_position.plot([], [], "o", color="black", markersize=7)
-    heading = fig.suptitle("", fontsize=10)
+    heading = fig.suptitle("", fontsize=10, x=0.02, ha="left")
 
     def update(position, dtype):
         p = int(round(position))
@@ -92,7 +98,7 @@ def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", 
         if math.isinf(view.stored):
             summary = f"{dtype} stores position {p} as infinity: every angle is lost"
         else:
-            summary = (f"{dtype} stores position {p} as {view.stored:g}; largest angle error {view.worst:.2g} rad, "
+            summary = (f"{dtype} stores position {p} as {view.stored:g}; largest angle error {view.worst:.2g} rad,\n"
                        f"{view.pairs_off} of {d // 2} pairs off by more than 0.1 rad")
         heading.set_text(f"angles p·ω_i computed in {dtype}, d = {d}\n{summary}")
 

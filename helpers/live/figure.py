@@ -42,6 +42,7 @@ from IPython import get_ipython
 from IPython.display import Image, display
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+from ..plots import watch_figure
 from .png import canvas_png, render_png
 from .text_cache import use_text_cache
 
@@ -167,6 +168,7 @@ class LiveFigure:
         box = W.HBox(list(controls.values()), layout=W.Layout(flex_flow="row wrap"))
         self.widget = W.VBox([box, self.view])
         self._render()
+        watch_figure(fig, self.page_dpi)  # checked with the lesson's figures in the course's own runs
 
     def values(self) -> dict:
         return {name: control.value for name, control in self.controls.items()}

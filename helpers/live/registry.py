@@ -14,7 +14,9 @@ How to add an explorer
    * give each control's bounds once, as a range from :mod:`helpers.live` (``IntRange``,
      ``LogRange``, ``Choice``); check the builder's arguments with ``RANGE.check(name, value)``
      and build the control with ``RANGE.slider(value)``;
-   * build the figure once, at ``plots.COURSE_DPI``, with every artist it will ever show;
+   * build the figure once, at ``plots.COURSE_DPI`` and at most ``plots.COLUMN_PX`` wide, with
+     every artist it will ever show (the registry builds it in ``plots.course_style()``); colour
+     it with ``plots.COLORS`` (one dash pattern per series too) and ``plots.TEXT_COLORS`` for text;
    * write ``update(...)`` with one parameter per control: it calls the lesson's measurement
      (``helpers/measure/lNN_<lesson>.py``, the only place that validates) once and then only
      changes artists (``set_data``, ``set_text``, limits);
@@ -35,10 +37,12 @@ explorer that is not registered, or a registered one is used by no notebook.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..plots import course_style
 from .figure import LiveFigure
 
 _MODULE = re.compile(r"l(\d\d)_(\w+)")
@@ -88,7 +92,12 @@ def register(moves: str, example: Callable[[], dict] | dict | None = None):
         known = REGISTRY.get(build.__name__)
         if known is not None and known.build.__module__ != build.__module__:
             raise ValueError(f"{build.__name__} is registered twice: {known.build.__module__}, {build.__module__}")
-        REGISTRY[build.__name__] = Explorer(build.__name__, f"{match[1]}_{match[2]}", build, moves, arguments)
-        return build
+        @functools.wraps(build)
+        def styled(*args, **kwargs) -> LiveFigure:  # every explorer is drawn in the course style
+            with course_style():
+                return build(*args, **kwargs)
+
+        REGISTRY[build.__name__] = Explorer(build.__name__, f"{match[1]}_{match[2]}", styled, moves, arguments)
+        return styled
 
     return add

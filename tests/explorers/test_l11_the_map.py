@@ -36,7 +36,7 @@ def test_every_scheme_lights_the_place_its_hooks_change():
         assert live.fig.axes[0].get_title().startswith(f"{name}: ")
     live.set(scheme="none")
     assert lit(live) == set() and "none: no scheme, so no hook" in notes
-    mask = next(t for t in live.fig.axes[0].texts if t.get_text() == "causal mask\n+ softmax")
+    mask = next(t for t in live.fig.axes[0].texts if t.get_text() == "causal\nmask +\nsoftmax")
     note = next(t for t in live.fig.axes[0].texts if "so no hook" in t.get_text())
     assert abs(note.get_position()[0] - mask.get_position()[0]) > 5  # far from the mask box, not under it
     live.set(scheme="alibi")

@@ -1,6 +1,7 @@
-"""Text on every figure is legible: at least 9 pt. Every registered explorer is drawn at its example
-settings and every visible text on it (titles, labels, ticks, legends, annotations) is measured;
-figures drawn in a lesson's own cells are checked for sizes written below 9."""
+"""Every explorer's figure passes the course's figure check at its example settings: text at least
+12 CSS px as shown, at most the site's column wide, no two series alike in colour (under simulated
+deuteranopia), dashes and marker, no legend over data (helpers.plots.figure_problems). Figures
+drawn in a lesson's own cells are checked for sizes written below 9 pt (12.5 px at 100 dpi)."""
 
 import json
 import re
@@ -11,30 +12,43 @@ import matplotlib.pyplot as plt
 import pytest
 
 import helpers.explorers  # noqa: F401  (fills the registry)
+from helpers.explorers.browser.l04_sinusoidal import STILL_SIZE, still_figure
 from helpers.live import REGISTRY
-from helpers.plots import COURSE_STYLE, MIN_TEXT_POINTS, small_texts
+from helpers.plots import COLUMN_PX, COURSE_DPI, COURSE_STYLE, MIN_TEXT_PX, figure_problems, small_texts
 
-MIN_POINTS = MIN_TEXT_POINTS
+MIN_POINTS = 9  # the smallest size a lesson's cell may ask for: 12.5 CSS px at the course's 100 dpi
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_SIZE = re.compile(r"\b(?:fontsize|labelsize|size)\s*=\s*(\d+(?:\.\d+)?)\b|fontsize\s*=\s*[\"'](?:x+-)?small[\"']")
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
-def test_every_explorer_draws_its_text_at_nine_points_or_more(name):
-    with matplotlib.rc_context(COURSE_STYLE):
+def test_every_explorer_passes_the_figure_check(name):
+    # built outside the course style: the registry applies it to every explorer itself
+    with matplotlib.rc_context({"font.size": 6, "axes.prop_cycle": matplotlib.cycler(color=["red", "green"])}):
         live = REGISTRY[name].build_example()
     try:
-        assert not small_texts(live.fig), f"{name}: text under {MIN_POINTS} pt: {small_texts(live.fig)}"
+        assert live.fig.get_figwidth() * live.page_dpi <= COLUMN_PX
+        problems = figure_problems(live.fig, live.page_dpi)
+        assert not problems, f"{name}: {problems}"
     finally:
         plt.close(live.fig)
 
 
+def test_the_browser_explorers_still_picture_passes_the_figure_check():
+    fig = still_figure(128, 20, 128, 10000.0)
+    assert STILL_SIZE["width"] <= COLUMN_PX
+    assert not figure_problems(fig, COURSE_DPI)
+
+
 def test_the_check_finds_small_text():
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(4, 3), dpi=100)
     ax.set_title("readable")
-    ax.text(0.5, 0.5, "too small", fontsize=8)
+    ax.text(0.5, 0.5, "too small", fontsize=8)  # 8 pt at 100 dpi: 11.1 px
     try:
-        assert small_texts(fig) == [(8.0, "too small")]
+        assert small_texts(fig) == [(11.1, "too small")]
+        # shown at 80 dpi, the 10 pt tick labels are 11.1 px; shown 1568 px wide, the site halves them
+        assert {"too small", "0.0"} <= {t for _, t in small_texts(fig, dpi=80)}
+        assert (6.9, "0.0") in small_texts(fig, width_px=2 * 784)
     finally:
         plt.close(fig)
 
@@ -43,10 +57,11 @@ def test_the_course_style_keeps_default_text_legible():
     with matplotlib.rc_context(COURSE_STYLE):
         fig, ax = plt.subplots()
         ax.plot([0, 1], label="a")
-        ax.legend()
+        ax.legend(loc="lower right")
         ax.set_xlabel("x")
         try:
             assert not small_texts(fig)
+            assert min(t.get_fontsize() for t in fig.findobj(matplotlib.text.Text)) * COURSE_DPI / 72 >= MIN_TEXT_PX
         finally:
             plt.close(fig)
 

@@ -22,9 +22,11 @@ def empty_registry(monkeypatch):
 
 def test_register_records_lesson_control_and_example(empty_registry):
     fn = builder("wave_explorer", "helpers.explorers.l07_learned_and_relative")
-    assert empty_registry.register(moves="buckets", example={"heads": 3})(fn) is fn
+    styled = empty_registry.register(moves="buckets", example={"heads": 3})(fn)
+    # the builder itself, run in the course's figure style (plots.course_style)
+    assert styled.__wrapped__ is fn and styled.__name__ == fn.__name__ and styled.__module__ == fn.__module__
     entry = empty_registry.REGISTRY["wave_explorer"]
-    assert (entry.lesson, entry.moves, entry.build) == ("07_learned_and_relative", "buckets", fn)
+    assert (entry.lesson, entry.moves, entry.build) == ("07_learned_and_relative", "buckets", styled)
     first = entry.example()
     first["heads"] = 99
     assert entry.example() == {"heads": 3}  # a fresh copy each time
@@ -32,6 +34,23 @@ def test_register_records_lesson_control_and_example(empty_registry):
     assert empty_registry.REGISTRY["pair_explorer"].example() == {"q": [1.0]} and made.__name__ == "pair_explorer"
     empty_registry.register(moves="k")(builder("plain_explorer", "x.l05_rotation_matrix"))
     assert empty_registry.REGISTRY["plain_explorer"].example() == {}
+
+
+def test_a_registered_builder_draws_in_the_course_style(empty_registry):
+    import matplotlib
+
+    from helpers.plots import COURSE_STYLE
+
+    seen = {}
+
+    def font_explorer():
+        seen["font"], seen["dpi"] = matplotlib.rcParams["font.size"], matplotlib.rcParams["figure.dpi"]
+
+    font_explorer.__module__ = "helpers.explorers.l03_single_sine"
+    with matplotlib.rc_context({"font.size": 6, "figure.dpi": 50}):
+        empty_registry.register(moves="k")(font_explorer)()
+        assert matplotlib.rcParams["font.size"] == 6  # and only while it builds
+    assert seen == {"font": COURSE_STYLE["font.size"], "dpi": COURSE_STYLE["figure.dpi"]}
 
 
 def test_register_refuses_misplaced_or_misnamed_builders(empty_registry):

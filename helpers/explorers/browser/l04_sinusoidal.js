@@ -31,8 +31,8 @@ const LUT = (() => {
   return lut;
 })();
 
-const SIN_COLOUR = "#1f77b4"; // matplotlib's tab:blue and tab:orange, as the kernel-drawn explorer
-const COS_COLOUR = "#ff7f0e";
+const SIN_COLOUR = "#0072B2"; // the course's blue and vermillion (Okabe-Ito), as the kernel-drawn explorer
+const COS_COLOUR = "#D55E00";
 const INK = "#222";
 const FONT = '"DejaVu Sans", "Helvetica Neue", Arial, sans-serif';
 

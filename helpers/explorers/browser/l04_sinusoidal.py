@@ -42,7 +42,7 @@ from matplotlib.figure import Figure
 
 from ...live import IntRange
 from ...measure.l04_sinusoidal import sinusoidal_snapshot
-from ...plots import COURSE_DPI, heatmap
+from ...plots import COLORS, COURSE_DPI, course_style, heatmap, watch_figure
 from ..l04_sinusoidal import BASE, D_MODEL
 
 ESM_PATH = Path(__file__).with_suffix(".js")
@@ -153,32 +153,43 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     return SinusoidalExplorer(d_model=d_model, position=position, length=length, base=base)
 
 
-STILL_INCHES = (9, 3.6)
+STILL_INCHES = (7.2, 3.5)
 STILL_SIZE = {"width": round(STILL_INCHES[0] * COURSE_DPI), "height": round(STILL_INCHES[1] * COURSE_DPI)}
 
 
 def _still_png(d_model: int, position: int, length: int, base: float) -> bytes:
-    """The browser's picture, drawn by Matplotlib: the heatmap with the row marked, and the row."""
-    s = sinusoidal_snapshot(d_model, position, length, base)
-    pe = s.table.numpy()
-    fig = Figure(figsize=STILL_INCHES, dpi=COURSE_DPI)
-    FigureCanvasAgg(fig)
-    grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.15), wspace=0.32, left=0.08, right=0.98, top=0.84, bottom=0.16)
-    ax_map, ax_vec = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
-    im = heatmap(ax_map, pe, colorbar=False, xlabel="dimension", ylabel="position")
-    fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, ticks=[-1, 0, 1])
-    ax_map.axhline(position, color="black", linewidth=1.6)
-    ax_map.set_title(f"PE: {length} positions × {d_model} dims, base {base:g}", fontsize=10)
-    dims = range(d_model)
-    ax_vec.plot(dims[0::2], pe[position, 0::2], color="tab:blue", linewidth=1.2, label="sin (dims 0, 2, 4, …)")
-    ax_vec.plot(dims[1::2], pe[position, 1::2], color="tab:orange", linewidth=1.2, linestyle="--",
-                label="cos (dims 1, 3, 5, …)")
-    ax_vec.set_ylim(-1.15, 1.15)
-    ax_vec.set_yticks([-1, 0, 1])
-    ax_vec.set_xlabel("dimension")
-    ax_vec.set_title(f"the vector PE[{position}]   (norm {s.norm:.3g} = √(d/2))", fontsize=10, pad=22)
-    ax_vec.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=9, frameon=False,
-                  borderaxespad=0.1)
+    """The browser's picture, drawn by Matplotlib: :func:`still_figure` as PNG bytes."""
+    fig = still_figure(d_model, position, length, base)
+    watch_figure(fig, COURSE_DPI)  # checked with the lesson's figures in the course's own runs
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=2 * COURSE_DPI)  # twice the pixels of STILL_SIZE: sharp on 2× screens
     return buf.getvalue()
+
+
+def still_figure(d_model: int, position: int, length: int, base: float) -> Figure:
+    """The browser's picture as a Matplotlib figure: the heatmap with the row marked, and the row."""
+    s = sinusoidal_snapshot(d_model, position, length, base)
+    pe = s.table.numpy()
+    with course_style():
+        fig = Figure(figsize=STILL_INCHES, dpi=COURSE_DPI)
+        FigureCanvasAgg(fig)
+        grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.1), wspace=0.38, left=0.09, right=0.985, top=0.8,
+                                bottom=0.16)
+        ax_map, ax_vec = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
+        # the browser's colours: RdBu_r, as its script draws the table (the browser tests compare them)
+        im = heatmap(ax_map, pe, colorbar=False, xlabel="dimension", ylabel="position", cmap="RdBu_r")
+        fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, ticks=[-1, 0, 1])
+        ax_map.axhline(position, color="black", linewidth=1.6)
+        ax_map.set_title(f"PE: {length} positions × {d_model} dims,\nbase {base:g}", fontsize=10)
+        dims = range(d_model)
+        ax_vec.plot(dims[0::2], pe[position, 0::2], color=COLORS["blue"], linestyle="-", linewidth=1.2,
+                    label="sin (even dims)")
+        ax_vec.plot(dims[1::2], pe[position, 1::2], color=COLORS["vermillion"], linewidth=1.2, linestyle="--",
+                    label="cos (odd dims)")
+        ax_vec.set_ylim(-1.15, 1.15)
+        ax_vec.set_yticks([-1, 0, 1])
+        ax_vec.set_xlabel("dimension")
+        ax_vec.set_title(f"the vector PE[{position}]\n(norm {s.norm:.3g} = √(d/2))", fontsize=10, pad=22)
+        ax_vec.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False, borderaxespad=0.1,
+                      handlelength=1.8, columnspacing=1.0)
+    return fig
