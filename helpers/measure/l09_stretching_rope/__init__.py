@@ -7,8 +7,9 @@ Notation: L is the training (original) length, n the length asked for, d the hea
 Scaled frequencies come from :func:`helpers.scaled_frequencies`.
 
 One file per concern: :mod:`.methods` (the stretches and their frequencies), :mod:`.pairs` (what
-each method does to each pair), :mod:`.on_model` (the methods on a trained model) and
-:mod:`.experiment` (the toy experiment for one seed and its claims). The six-seed table is
+each method does to each pair), :mod:`.on_model` (the methods on a trained model, and dynamic NTK
+read token by token through a key cache) and :mod:`.experiment` (the toy experiment for one seed
+and its claims). The six-seed table is
 ``helpers/measure/l09_seed_spread.py``.
 """
 
@@ -27,11 +28,17 @@ from .methods import (  # noqa: F401
     stretched_frequencies,
 )
 from .on_model import (  # noqa: F401
+    CACHES,
+    WAYS,
+    DynamicCacheLosses,
     FieldLosses,
     TemperatureEffect,
     _rope_scheme,
     apply_stretch,
     attention_entropy_by_position,
+    cached_generation_logits,
+    dynamic_cache_losses,
+    dynamic_step_frequencies,
     field_losses,
     fine_tuned,
     losses_by_method,
