@@ -32,7 +32,8 @@ def test_a_changed_module_selects_every_test_that_imports_it():
 
 def test_a_shared_test_helper_selects_its_users_and_browser_tests_are_left_to_their_target():
     chosen = CHECK.selected_tests(["tests/kernel.py", "tests/browser/test_site.py"])
-    assert chosen == ["tests/test_figure_style.py", "tests/test_figures_in_kernel.py", "tests/test_progress_in_kernel.py"]
+    assert chosen == ["tests/test_figure_style.py", "tests/test_figures_in_kernel.py",
+                      "tests/test_progress_in_kernel.py"]
 
 
 def test_a_changed_tool_selects_the_tests_that_name_it():

@@ -58,7 +58,7 @@ class Client(NotebookClient):
 
 
 def run(path: Path, output_dir: Path | None = None, allow_errors: bool = False, timeout: int = 600) -> float:
-    # the kernel measures every figure it shows (helpers.plots.use_course_style): small text is reported
+    # the kernel checks every figure it shows (helpers.plots.use_course_style): problems are reported
     os.environ.setdefault(CHECK_TEXT_ENV, "1")
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = KERNELSPEC
