@@ -73,7 +73,7 @@ def test_every_figure_has_one_line_alt_text_and_no_alt_is_stale(path):
 def test_the_lessons_have_figures_to_check():
     figures = sum(shows(c, PNG) for p in NOTEBOOKS for c in nbformat.read(p, as_version=4).cells
                   if c.cell_type == "code")
-    assert len(NOTEBOOKS) == 12 and figures >= 30, (len(NOTEBOOKS), figures)
+    assert len(NOTEBOOKS) == 13 and figures >= 30, (len(NOTEBOOKS), figures)
 
 
 # The check itself, on notebooks built here: each kind of fault is reported.
