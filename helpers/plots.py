@@ -107,8 +107,27 @@ def use_course_style() -> None:
     set_matplotlib_formats("retina")
     if os.environ.get(CHECK_TEXT_ENV) and not getattr(shell, "_course_checks_text", False):
         shell._course_checks_text = True
-        # before the inline backend's own post_execute hook, which shows the figures and closes them
-        shell.events.callbacks["post_execute"].insert(0, report_problems_in_shown_figures)
+        # every figure the inline backend shows goes through this formatter, whether plt.show() shows it
+        # in the middle of a cell or the backend does after it: checked there, as it is shown
+        from matplotlib.figure import Figure
+        formatter = shell.display_formatter.formatters["image/png"]
+        formatter.for_type(Figure, _checked(formatter.lookup_by_type(Figure)))
+        # an explorer's figure is no open pyplot figure: checked after the cell that made it
+        shell.events.register("post_execute", report_problems_in_watched_figures)
+
+
+def _checked(print_figure):
+    """``print_figure`` (a figure → PNG formatter) that first reports what :func:`figure_problems`
+    finds in the figure, to the cell's error stream."""
+    def checked(fig, *args, **kwargs):
+        try:
+            problems = figure_problems(fig, None, _shown_width(fig))
+        except Exception as error:  # the check must never keep a figure from showing
+            problems = [f"{FIGURE_REPORT}: could not check this figure ({type(error).__name__})"]
+        for line in problems:
+            print(line, file=sys.stderr)
+        return print_figure(fig, *args, **kwargs)
+    return checked
 
 
 @contextmanager
@@ -351,7 +370,7 @@ def legends_over_data(fig, margin: float = 2.0) -> list[tuple[str, str]]:
 
 
 def figure_problems(fig, dpi: float | None = None, width_px: float | None = None) -> list[str]:
-    """What :func:`report_problems_in_shown_figures` reports for ``fig``, one short line each: text
+    """What the course's runs report for ``fig`` as it is shown, one short line each: text
     under :data:`MIN_TEXT_PX` as shown, a width over :data:`COLUMN_PX`, look-alike series, legends
     over data. ``dpi``: CSS px per inch (the figure's own by default); ``width_px``: its width as
     shown, in CSS px (by default its inches × ``dpi``)."""
@@ -395,15 +414,13 @@ def _shown_width(fig) -> float:
     return (box.width + 2 * matplotlib.rcParams["savefig.pad_inches"]) * fig.dpi
 
 
-def report_problems_in_shown_figures() -> None:
-    """Print, to the cell's error stream, what :func:`figure_problems` finds in each open pyplot
-    figure (as the inline backend is about to show it) and in each figure :func:`watch_figure` named."""
-    figures = [(m.canvas.figure, None) for m in plt._pylab_helpers.Gcf.get_all_fig_managers()]
-    figures += _watched
+def report_problems_in_watched_figures() -> None:
+    """Print, to the cell's error stream, what :func:`figure_problems` finds in each figure
+    :func:`watch_figure` named since the last call (the explorers a cell built)."""
+    watched = list(_watched)
     _watched.clear()
-    for fig, dpi in figures:
-        width = _shown_width(fig) if dpi is None else fig.get_figwidth() * dpi
-        for line in figure_problems(fig, dpi, width):
+    for fig, dpi in watched:
+        for line in figure_problems(fig, dpi, fig.get_figwidth() * dpi):
             print(line, file=sys.stderr)
 
 

@@ -61,6 +61,12 @@ def test_small_text_is_reported_in_the_cell_that_shows_it():
     assert FIGURE_REPORT not in streams(run_cells([SETUP, FIGURE.format(size=8)], check=False))
 
 
+def test_a_figure_shown_in_the_middle_of_a_cell_is_checked_too():
+    # plt.show() shows the figure and closes it before the cell ends: checked as it is shown
+    shown = streams(run_cells([SETUP, FIGURE.format(size=8) + "plt.show()\nprint('after')"], check=True))
+    assert f"{FIGURE_REPORT}: text under 12 px" in shown and shown.rstrip().endswith("after")
+
+
 WIDE = """
 fig, ax = plt.subplots(figsize=(11, 2))
 ax.plot([0, 1])
