@@ -179,3 +179,19 @@ def test_refresher_before_the_algebra_ends_with_a_check(name, topic):
         f"{name}: the refresher should end with a short check"
     first_core_use = next(i for i, c in enumerate(nb.cells) if i > 1 and topic in c.source.lower())
     assert first_core_use >= start, f"{name}: {topic!r} is used (cell {first_core_use}) before the refresher"
+
+
+def test_every_lesson_ends_with_the_way_on():
+    """The last cell of each lesson links the next lesson by its title; lesson 11 ends the argument and points
+    to the practice after it; the last lesson leads back to the map."""
+    paths = NOTEBOOKS
+    titles = [nbformat.read(p, as_version=4).cells[0].source.split("\n")[0].lstrip("# ").strip() for p in paths]
+    for k, path in enumerate(paths):
+        last = nbformat.read(path, as_version=4).cells[-1]
+        assert last.cell_type == "markdown", f"{path.name} ends on a code cell"
+        if k + 1 < len(paths):
+            expected = f"[{titles[k + 1]} →]({paths[k + 1].name})"
+            assert last.source.startswith("**Next:**") and expected in last.source, \
+                f"{path.name} does not end with a link to {paths[k + 1].name}: {last.source!r}"
+        else:
+            assert last.source.startswith("**Back to**") and "(11_the_map.ipynb)" in last.source, path.name
