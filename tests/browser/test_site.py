@@ -187,6 +187,70 @@ AXE_RUN = """async () => {
 }"""
 
 
+# Sideways scrolling and shrunk figures, at the page's width. A box scrolls sideways when its content is
+# wider than it and its overflow lets it scroll; what the box holds says what kind of content it is.
+LAYOUT_FACTS = """() => {
+  const article = document.querySelector('.bd-article') || document.body;
+  const kind = (e) => {
+    if (e.closest('mjx-container')) return 'maths';
+    if (e.querySelector('img, canvas') || e.tagName === 'IMG' || e.tagName === 'CANVAS') return 'figure';
+    if (e.tagName === 'TABLE' || e.querySelector('table')) return 'table';
+    if (e.tagName === 'PRE' || e.closest('pre') || e.querySelector('pre')) return 'code or printed output';
+    return 'prose';
+  };
+  const wide = [...article.querySelectorAll('*')].filter(e => {
+    const style = getComputedStyle(e);
+    return e.scrollWidth > e.clientWidth + 1 && ['auto', 'scroll'].includes(style.overflowX);
+  }).map(e => ({kind: kind(e), where: e.tagName.toLowerCase() + '.' + [...e.classList].join('.')}));
+  const figures = [...article.querySelectorAll('.cell_output img')].filter(i => i.getAttribute('width'))
+    .map(i => ({src: i.src, ratio: i.getBoundingClientRect().width / +i.getAttribute('width')}));
+  const canvases = [...article.querySelectorAll('canvas')].filter(c => c.width && c.height)
+    .map(c => { const r = c.getBoundingClientRect();
+                return {drawn: c.width / c.height, shown: r.height ? r.width / r.height : 0}; });
+  return {pageScrolls: document.scrollingElement.scrollWidth > window.innerWidth + 1, wide, figures, canvases};
+}"""
+# figure text is at least 12 CSS px at a figure's own size (tests/test_saved_figures.py); on the page
+# it may not shrink below that at desktop width, nor below 10 px at phone width
+PHONE = {"width": 390, "height": 844}
+MIN_FIGURE_SCALE = {"desktop": 1.0, "phone": 10 / 12}
+
+
+def layout_problems(facts: dict, width: str) -> list[str]:
+    problems = []
+    if facts["pageScrolls"]:
+        problems.append(f"{width}: the page scrolls sideways")
+    if width == "desktop":
+        for box in facts["wide"]:
+            if box["kind"] in {"prose", "table", "figure"}:
+                problems.append(f"{width}: a box of {box['kind']} scrolls sideways ({box['where']})")
+    for figure in facts["figures"]:
+        if figure["ratio"] < MIN_FIGURE_SCALE[width] - 1e-3:
+            problems.append(f"{width}: figure shrunk to {figure['ratio']:.2f} of its size: {figure['src']}")
+    for canvas in facts["canvases"]:
+        if canvas["shown"] and abs(canvas["shown"] / canvas["drawn"] - 1) > 0.02:
+            problems.append(f"{width}: a canvas drawn {canvas['drawn']:.2f} wide per unit height is shown "
+                            f"{canvas['shown']:.2f}: squeezed")
+    return problems
+
+
+def phone_layout(browser, base: str, path: str, shot: str | None = None) -> dict:
+    """The page at a phone's width: its layout facts, and a photograph of its first screen."""
+    problems: list[str] = []
+    context, page = local_page(browser, base, problems, viewport=PHONE)
+    try:
+        page.goto(f"{base}/{path}", wait_until="load")
+        page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise"
+                      " ? MathJax.startup.promise.then(() => true) : false")
+        page.wait_for_function("() => Array.from(document.images).every(i => i.complete)", timeout=90_000)
+        facts = page.evaluate(LAYOUT_FACTS)
+        if shot:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{shot}-phone.png"))
+    finally:
+        context.close()
+    return facts
+
+
 def launch_links(stem: str) -> dict[str, str]:
     """The links a lesson page offers to run or keep its notebook, as sphinx-book-theme builds them from
     site/conf.py's repository settings: Colab and Binder open the notebook on ``main``."""
@@ -199,10 +263,10 @@ def launch_links(stem: str) -> dict[str, str]:
             "download": f"_sources/notebooks/{stem}.ipynb"}
 
 
-def local_page(browser, base: str, problems: list[str]):
+def local_page(browser, base: str, problems: list[str], viewport: dict | None = None):
     """A new page (and its context) that may reach only the site at ``base``: any other request is aborted
     and recorded in ``problems``, as are console errors and uncaught page errors."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport=viewport or {"width": 1400, "height": 1000})
     page = context.new_page()
 
     def route(r):
@@ -241,6 +305,7 @@ def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[
                 raise
         page.evaluate("() => document.fonts.ready.then(() => true)")
         facts = page.evaluate(PAGE_FACTS)
+        facts["layout"] = page.evaluate(LAYOUT_FACTS)
         if AXE.is_file():
             page.add_script_tag(path=str(AXE))
             facts["axe"] = page.evaluate(AXE_RUN)
@@ -253,6 +318,7 @@ def visit(browser, base: str, path: str, shot: str | None = None) -> tuple[list[
     finally:
         context.close()
 
+    problems += layout_problems(facts["layout"], "desktop")
     for violation in facts["axe"]:
         if violation["impact"] in AXE_FAILS:
             problems.append(f"accessibility ({violation['impact']}): {violation['id']}, {violation['help']}: "
@@ -310,6 +376,7 @@ def common_checks(facts: dict, base: str) -> list[str]:
 def test_home_page(browser, base, path):
     problems, facts = visit(browser, base, path, shot=f"site-{Path(path).stem}")
     problems += common_checks(facts, base)
+    problems += layout_problems(phone_layout(browser, base, path, shot=f"site-{Path(path).stem}"), "phone")
     readme_links = re.findall(r"\]\((notebooks/[0-9][0-9]_\w+)\.ipynb\)", (ROOT / "README.md").read_text())
     assert readme_links, "the README links no lesson"
     for target in readme_links:  # the README's links to the notebooks lead to their pages
@@ -323,6 +390,7 @@ def test_lesson_page(browser, base, stem):
     start = time.monotonic()
     problems, facts = visit(browser, base, f"notebooks/{stem}.html", shot=f"site-{stem}")
     problems += common_checks(facts, base)
+    problems += layout_problems(phone_layout(browser, base, f"notebooks/{stem}.html", shot=f"site-{stem}"), "phone")
     expect = lesson_expectations(stem)
     if expect["title"] not in facts["headings"]:
         problems.append(f"the page's headings lack the lesson title {expect['title']!r}")
@@ -396,8 +464,8 @@ def test_ci_keeps_the_site_and_pages_publishes_it_from_main():
 def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
     """The same checks over a damaged copy: a missing image, a figure without twice its pixels or without
     its alt text, a link to no page, an anchor that does not exist, a formula left as raw TeX, a request
-    to another server and a heading without its level (a critical accessibility violation) are each
-    reported."""
+    to another server, a heading without its level (a critical accessibility violation), a paragraph
+    that scrolls sideways and a page wider than the window are each reported."""
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     page = copy / "notebooks" / "04_sinusoidal.html"
@@ -409,6 +477,8 @@ def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
     text = text[:blurred.start(2)] + text[blurred.end(2):]
     text = re.sub(r'(<img[^>]*?) alt="[^"]*"([^>]*src="\.\./' + re.escape(image) + ')', r'\1\2', text, count=1)
     text = text.replace("</article>", '<div role="heading">a heading without its level</div>'
+                        '<p style="overflow-x: auto"><span style="display: inline-block; width: 3000px">a'
+                        ' line too long</span></p><div style="width: 3000px">wider than the page</div>'
                         '<p><a href="no_such_lesson.html">gone</a> '
                         '<a href="11_the_map.html#no-such-anchor">nowhere</a> left as $x^2$</p>'
                         '<img src="https://example.org/remote.png" alt="remote"></article>', 1)
@@ -428,6 +498,8 @@ def test_the_checks_catch_a_broken_site(browser, site, tmp_path):
     assert "tried to reach another server: https://example.org/remote.png" in report, report
     assert "figure without alt text (alt='')" in report, report
     assert "accessibility (critical): aria-required-attr" in report, report
+    assert "desktop: a box of prose scrolls sideways (p.)" in report, report
+    assert "desktop: the page scrolls sideways" in report, report
 
 
 # ---------------------------------------------------------------------------------------------
