@@ -9,8 +9,9 @@ TEST_STAMP   := $(VENV)/.test-installed
 # waiting keeps them fast there and changes no numerics. Alone on the machine, it would slow them.
 PARALLEL := OMP_WAIT_POLICY=PASSIVE
 NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
-# In the course's own runs every figure a lesson shows is measured; text under 9 pt is reported in
-# the cell's output (helpers/plots.py), where nbval and tests/test_saved_figures.py see it.
+# In the course's own runs every figure a lesson shows is checked (helpers/plots.py: text under 12 CSS px
+# as shown, wider than the site's column, look-alike series, a legend over data); each problem is
+# reported in the cell's output, where nbval and tests/test_saved_figures.py see it.
 CHECK_FIGURES := COURSE_CHECK_FIGURE_TEXT=1
 
 # On Linux, PyPI's torch wheel is the CUDA build (about 2.6 GB of downloads with its NVIDIA libraries);
