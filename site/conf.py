@@ -128,9 +128,9 @@ class LocalImages(SphinxTransform):
 
 
 class OnePictureOnce(SphinxTransform):
-    """A page shows each picture a cell drew once. Lessons 06 and 07 keep a still copy of an explorer above the live
-    one, to compare with while the sliders move; on the site, where nothing moves, the two are the same
-    picture. MyST-NB names an output's image file by a hash of its bytes, so equal pictures share a URI."""
+    """A page shows each picture a cell drew once: a still copy of an explorer kept beside the live one, to
+    compare with while the sliders move, is the same picture on the site, where nothing moves. MyST-NB
+    names an output's image file by a hash of its bytes, so equal pictures share a URI."""
 
     default_priority = 401
 
