@@ -268,7 +268,11 @@ def test_check_release_fails_without_the_tag_or_after_helpers_change_and_a_relea
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(dest)]
     subprocess.run([*GIT, "clone", "--quiet", "--no-tags", str(ROOT), str(dest)], check=True)
     version = setup_cell.course_version(dest)
-    problem = setup_cell.check_release(dest)  # fault 1: the tag every setup cell names does not exist
+    bare = tmp_path / "origin-without-tags.git"  # fault 1: the tag every setup cell names exists nowhere
+    subprocess.run([*GIT, "init", "--quiet", "--bare", str(bare)], check=True)
+    subprocess.run([*git, "push", "--quiet", str(bare), "HEAD:refs/heads/main"], check=True)
+    subprocess.run([*git, "remote", "set-url", "origin", str(bare)], check=True)
+    problem = setup_cell.check_release(dest)
     assert problem is not None and f"no tag v{version}" in problem and "make release" in problem
 
     made = release(dest, "9.9.0")
@@ -303,6 +307,43 @@ def test_check_release_fails_without_the_tag_or_after_helpers_change_and_a_relea
     init.write_text(init.read_text() + "# not committed\n")
     refused = release(dest)
     assert refused.returncode != 0 and "uncommitted changes" in refused.stderr
+
+
+def test_a_clone_without_tags_is_checked_against_origin_then_the_release_record(tmp_path):
+    """CI may check out ``main`` with no tags: the check then asks origin, and with no origin to ask
+    it reads the release record; a package changed since the record, or a version with no record,
+    still fails."""
+    dest = tmp_path / "repo"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(dest)]
+    subprocess.run([*GIT, "clone", "--quiet", "--no-tags", str(ROOT), str(dest)], check=True)
+    assert not subprocess.run([*git, "tag", "--list"], capture_output=True, text=True).stdout.strip()
+    tag = setup_cell.release_tag(setup_cell.course_version(dest))
+    if subprocess.run([*GIT, "-C", str(ROOT), "rev-parse", "-q", "--verify", f"refs/tags/{tag}"],
+                      capture_output=True).returncode == 0:  # origin (this checkout) holds the tag: it is asked
+        assert setup_cell.check_release(dest) is None
+
+    subprocess.run([*git, "remote", "remove", "origin"], check=True)  # nothing to ask: the record decides
+    record = setup_cell.read_release_record(dest)
+    assert record is not None and record["tag"] == tag, "the release record does not name the current version"
+    assert setup_cell.check_release(dest) is None
+
+    module = dest / "helpers" / "plots.py"  # the package changed after the recorded release
+    module.write_text(module.read_text() + "\n# changed after the release\n")
+    subprocess.run([*git, "commit", "--quiet", "-am", "helpers changed"], check=True)
+    problem = setup_cell.check_release(dest)
+    assert problem is not None and "helpers/plots.py" in problem and tag in problem and "make release" in problem
+
+    init = dest / "helpers" / "__init__.py"  # a version raised by hand, with no release behind it
+    init.write_text(init.read_text().replace(f'__version__ = "{tag[1:]}"', '__version__ = "99.0.0"'))
+    problem = setup_cell.check_release(dest)
+    assert problem is not None and "no tag v99.0.0" in problem and f"record names {tag}" in problem
+
+    subprocess.run([*git, "checkout", "--quiet", "--", "helpers/__init__.py"], check=True)
+    made = release(dest, "99.1.0")  # a release writes a new record; the clone still has no remote
+    assert made.returncode == 0, made.stderr
+    subprocess.run([*git, "tag", "-d", "v99.1.0"], check=True, capture_output=True)
+    assert setup_cell.read_release_record(dest)["tag"] == "v99.1.0"
+    assert setup_cell.check_release(dest) is None
 
 
 def test_next_version_raises_one_part_and_resets_what_follows():

@@ -9,12 +9,15 @@ Every setup cell installs ``helpers`` from the tag ``v<version>``; ``tools/setup
 (in ``make lint``) fails when that tag is missing or ``helpers/`` or ``pyproject.toml`` changed after it.
 So a change to the package lands with a release: commit it, run this, push the branch and the tag
 (``git push origin main v<version>``). The version lives in one line, ``__version__`` in
-``helpers/__init__.py``; pyproject.toml reads it from there.
+``helpers/__init__.py``; pyproject.toml reads it from there. Beside the tag, the release commit records
+the tag and the git ids of ``helpers/`` and ``pyproject.toml`` in ``tools/release_record.json``, so that a
+clone without tags (``git clone --no-tags``, some CI checkouts) can still be checked.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -71,6 +74,11 @@ def release(root: Path, version: str | None = None, part: str = "minor") -> str:
     for path in notebooks:
         setup_cell.stamp(path, version=new)
     changed = [str(init.relative_to(root))] + [str(p.relative_to(root)) for p in notebooks]
+    git(root, "add", "--", *changed)
+    record = {"tag": tag, **setup_cell.package_fingerprint(root, git(root, "write-tree").strip())}
+    (root / setup_cell.RELEASE_RECORD).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    changed.append(setup_cell.RELEASE_RECORD)
+    git(root, "add", "--", setup_cell.RELEASE_RECORD)
     git(root, "commit", "--quiet", "-m", f"Release {new}: every setup cell installs {tag}", "--", *changed)
     git(root, "tag", "-a", tag, "-m", f"Release {new}")
     return tag

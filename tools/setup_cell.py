@@ -11,7 +11,8 @@ Which refs they name, and why. The badges (Colab, Binder, the site's launch butt
 on ``main``, so a learner reads the newest text. The setup cell installs ``helpers`` from the release tag
 ``v<version>``, a ref that never moves, so a notebook saved today installs the same helpers next year.
 The two agree because ``--check-release`` (``make lint``) fails unless the tag of the current version
-exists and ``helpers/`` and ``pyproject.toml`` are as that tag left them: a change to the package
+exists and ``helpers/`` and ``pyproject.toml`` are as that tag left them (a clone without tags asks
+``origin``, then reads the release record, ``tools/release_record.json``): a change to the package
 needs a release (``make release``, tools/release.py: bump the version, restamp, commit and tag in one
 step). At run time, the cell also says plainly when the helpers Python imports are not the version the
 notebook was made with (an older clone, a stale install).
@@ -19,6 +20,8 @@ notebook was made with (an older clone, a stale install).
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
@@ -129,24 +132,100 @@ def clone_command(url: str | None = None) -> str:
     return f"git clone {url or repository_url()}.git"
 
 
-def check_release(root: Path = ROOT, tag: str | None = None) -> str | None:
-    """None if the release tag of the current version exists and ``helpers/`` and ``pyproject.toml``
-    are as it left them; else what is wrong and how to put it right."""
-    tag = tag or release_tag(course_version(root))
-    git = ["git", "-c", f"safe.directory={root}", "-C", str(root)]
-    found = subprocess.run([*git, "rev-parse", "-q", "--verify", f"refs/tags/{tag}^{{commit}}"],
-                           capture_output=True, text=True)
-    if found.returncode != 0:
-        return (f"there is no tag {tag}, yet every setup cell installs it: cut the release with `make release` "
-                "(tools/release.py bumps the version, restamps the notebooks, commits and tags)")
-    diff = subprocess.run([*git, "diff", "--name-only", tag, "HEAD", "--", "helpers", "pyproject.toml"],
+RELEASE_RECORD = "tools/release_record.json"
+PACKAGE_PATHS = ("helpers", "pyproject.toml")
+
+
+def _git(root: Path) -> list[str]:
+    return ["git", "-c", f"safe.directory={root}", "-C", str(root)]
+
+
+def package_fingerprint(root: Path, treeish: str = "HEAD") -> dict[str, str]:
+    """The git object ids of ``helpers/`` and ``pyproject.toml`` in ``treeish`` (a commit or a tree):
+    equal ids mean equal contents, in any clone."""
+    ids = {}
+    for path in PACKAGE_PATHS:
+        done = subprocess.run([*_git(root), "rev-parse", f"{treeish}:{path}"], capture_output=True, text=True)
+        ids[path] = done.stdout.strip() if done.returncode == 0 else ""
+    return ids
+
+
+def _tag_on_origin(root: Path, tag: str) -> str | None:
+    """The commit ``origin`` tags ``tag`` with; "" if origin answers without that tag; None if there is no
+    origin or it does not answer (a clone made with ``--no-tags`` from a copy that is gone)."""
+    try:
+        done = subprocess.run([*_git(root), "ls-remote", "--tags", "origin", f"refs/tags/{tag}", f"refs/tags/{tag}^{{}}"],
+                              capture_output=True, text=True, timeout=20, env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode != 0:
+        return None
+    refs = dict(reversed(line.split("\t")) for line in done.stdout.splitlines() if "\t" in line)
+    return refs.get(f"refs/tags/{tag}^{{}}") or refs.get(f"refs/tags/{tag}") or ""
+
+
+def _has_commit(root: Path, commit: str) -> bool:
+    return subprocess.run([*_git(root), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True).returncode == 0
+
+
+def _changed_since(root: Path, base: str, tag: str) -> str | None:
+    diff = subprocess.run([*_git(root), "diff", "--name-only", base, "HEAD", "--", *PACKAGE_PATHS],
                           capture_output=True, text=True, check=True)
-    changed = diff.stdout.split()
+    return _changed_message(diff.stdout.split(), tag)
+
+
+def _changed_message(changed: list[str], tag: str) -> str | None:
     if not changed:
         return None
     shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
     return (f"{shown} changed since the release {tag}, which every setup cell installs: "
             "cut a new release with `make release` (it raises the version, restamps, commits and tags)")
+
+
+def read_release_record(root: Path) -> dict | None:
+    path = root / RELEASE_RECORD
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def check_release(root: Path = ROOT, tag: str | None = None) -> str | None:
+    """None if the release tag of the current version exists and ``helpers/`` and ``pyproject.toml``
+    are as it left them; else what is wrong and how to put it right.
+
+    Where to find the tag, in order: this clone's tags; ``origin``'s (a clone made with ``--no-tags``);
+    and, in a clone that has no tags and no origin to ask, the release record that ``make release`` writes
+    beside the tag (``tools/release_record.json``: the tag and the git ids of ``helpers/`` and
+    ``pyproject.toml`` it was cut from)."""
+    tag = tag or release_tag(course_version(root))
+    missing = (f"there is no tag {tag}, yet every setup cell installs it: cut the release with `make release` "
+               "(tools/release.py bumps the version, restamps the notebooks, commits and tags)")
+    found = subprocess.run([*_git(root), "rev-parse", "-q", "--verify", f"refs/tags/{tag}^{{commit}}"],
+                           capture_output=True, text=True)
+    if found.returncode == 0:
+        return _changed_since(root, tag, tag)
+    on_origin = _tag_on_origin(root, tag)
+    if on_origin == "":
+        return missing + " (origin has no such tag either)"
+    if on_origin and _has_commit(root, on_origin):
+        return _changed_since(root, on_origin, tag)
+    if on_origin is None and subprocess.run([*_git(root), "tag", "--list"], capture_output=True,
+                                            text=True).stdout.strip():
+        return missing  # this clone has tags, only not this one
+    record = read_release_record(root)
+    if record is None or record.get("tag") != tag:
+        named = f" (the release record names {record.get('tag')})" if record else ""
+        return missing + named
+    now = package_fingerprint(root)
+    changed = [path for path in PACKAGE_PATHS if now[path] != record.get(path)]
+    if changed and now["helpers"] and _has_object(root, record.get("helpers", "")):
+        inside = subprocess.run([*_git(root), "diff", "--name-only", record["helpers"], now["helpers"]],
+                                capture_output=True, text=True, check=True).stdout.split()
+        changed = [f"helpers/{p}" for p in inside] + [p for p in changed if p != "helpers"]
+    return _changed_message(changed, tag)
+
+
+def _has_object(root: Path, object_id: str) -> bool:
+    return bool(object_id) and subprocess.run([*_git(root), "cat-file", "-e", object_id],
+                                              capture_output=True).returncode == 0
 
 
 def _github_path(url: str) -> str:
