@@ -154,8 +154,9 @@ def _tag_on_origin(root: Path, tag: str) -> str | None:
     """The commit ``origin`` tags ``tag`` with; "" if origin answers without that tag; None if there is no
     origin or it does not answer (a clone made with ``--no-tags`` from a copy that is gone)."""
     try:
-        done = subprocess.run([*_git(root), "ls-remote", "--tags", "origin", f"refs/tags/{tag}", f"refs/tags/{tag}^{{}}"],
-                              capture_output=True, text=True, timeout=20, env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+        done = subprocess.run([*_git(root), "ls-remote", "--tags", "origin", f"refs/tags/{tag}",
+                               f"refs/tags/{tag}^{{}}"], capture_output=True, text=True, timeout=20,
+                              env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
     except subprocess.TimeoutExpired:
         return None
     if done.returncode != 0:
