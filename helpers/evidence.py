@@ -186,3 +186,13 @@ def show_source(*objects: Callable | type, start: str | None = None, stop: str |
     names = ", ".join(_qualified(o) for o in objects)
     default = f"{'Lines of' if start or stop else 'Source of'} {names}"
     _display(Source(code, title or default))
+
+
+def show_code(code: str, title: str) -> None:
+    """Show ``code`` (Python source text, such as a few chosen lines of a helper) highlighted and
+    folded under ``title``."""
+    if not isinstance(code, str) or not code.strip():
+        raise TypeError("code must be non-empty Python source text")
+    if not isinstance(title, str) or not title:
+        raise TypeError("title must be a non-empty string naming what the code is")
+    _display(Source(code if code.endswith("\n") else code + "\n", title))

@@ -99,3 +99,12 @@ def test_source_lines_between_markers_and_folded_html(capsys):
     page = Source("a = 1\nb = 2\n", "Source of f")._repr_html_()
     assert page.startswith('<details class="pe-source"><summary>Source of f (2 lines')
     assert page.endswith("</details>") and "<pre" in page
+
+
+def test_show_code_folds_chosen_lines_under_a_title(capsys):
+    H.show_code("x = 1", "two lines of f")
+    assert capsys.readouterr().out == "# two lines of f\nx = 1\n"
+    with pytest.raises(TypeError, match="code must"):
+        H.show_code("  ", "t")
+    with pytest.raises(TypeError, match="title must"):
+        H.show_code("x = 1", "")
