@@ -1,7 +1,8 @@
 """Printed output fits a notebook column: no saved line of a lesson's printed text is wider than
 90 characters, so no page (JupyterLab's default width, Colab, the site) breaks a line mid-word or
 hides its end behind a scroll bar. Listings of the helpers' own source (``inspect.getsource``,
-``core_lines``) are the repository's code at its 120 columns, and are exempt."""
+``core_lines``, ``H.show_source`` and ``H.show_code``, folded) are the repository's code at its 120 columns,
+and are exempt."""
 
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 COLUMN = 90
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-LISTINGS = ("getsource(", "core_lines(")
+LISTINGS = ("getsource(", "core_lines(", "show_source(", "show_code(")
 FIGURE_KINDS = ("image/png", "application/vnd.jupyter.widget-view+json")
 
 
