@@ -27,7 +27,7 @@ PIP_OPTS    := --quiet --no-compile
 unexport PYTHONDONTWRITEBYTECODE
 TORCH_INDEX ?= $(if $(filter Linux,$(shell uname -s)),https://download.pytorch.org/whl/cpu,)
 
-.PHONY: release readme-screenshot setup setup-test lab test check test-unit test-notebooks test-portable notebooks notebook lint bench clean \
+.PHONY: bundle bundle-check release readme-screenshot setup setup-test lab test check test-unit test-notebooks test-portable notebooks notebook lint bench clean \
 	setup-colab test-colab test-browser bench-sliders site
 
 # What a learner needs: the course's pins and the helpers package, nothing for testing.
@@ -88,10 +88,27 @@ check: setup-test
 	$(PY) tools/setup_cell.py --check-release
 	$(PY) tools/check_changes.py
 
-lint: setup-test
+lint: setup-test bundle-check
 	$(PY) -m ruff check .
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 	$(PY) tools/setup_cell.py --check-release
+
+# The browser-drawn explorers: js/src/ bundled with what they use of d3 (pinned in js/package-lock.json)
+# by esbuild into helpers/explorers/browser/bundle/, which the package ships. bundle-check (in make lint)
+# rebuilds them in memory and fails if a shipped bundle does not match its sources.
+JS_STAMP := js/node_modules/.package-lock.json
+
+$(JS_STAMP): js/package.json js/package-lock.json
+	@command -v npm > /dev/null || { echo "the explorers' bundles need npm (Node.js);" \
+		"on Debian/Ubuntu: sudo apt-get install npm"; exit 1; }
+	npm ci --prefix js --ignore-scripts --no-audit --no-fund
+	touch $@
+
+bundle: $(JS_STAMP)
+	node js/build.mjs
+
+bundle-check: $(JS_STAMP)
+	node js/build.mjs --check
 
 test-unit: setup-test
 	$(PARALLEL) $(PY) -m pytest tests -q -n 2 --ignore=tests/browser

@@ -30,6 +30,8 @@ LICENCE_TEXT = {
     "PSF-2.0": ("PSF LICENSE AGREEMENT", 'between the Python Software Foundation ("PSF")',
                 "By copying, installing or otherwise using Python"),
     "CC-BY-4.0": ("Creative Commons Attribution 4.0 International", "creativecommons.org/licenses/by/4.0"),
+    "ISC": ("Permission to use, copy, modify, and/or distribute this software for any purpose with or without fee "
+            "is hereby granted",),
 }
 # How a SOURCE.md names a licence, by SPDX identifier.
 LICENCE_NAMES = {
@@ -136,8 +138,8 @@ def models_licence(text: str) -> set[str]:
 def test_the_expression_names_the_licence_of_every_part(wheel):
     ids = expression_ids(wheel)
     # the code (MIT), the corpus of Python's documentation (PSF), the trained models and the README that is
-    # the package's description (CC BY 4.0)
-    assert ids == {"MIT", "PSF-2.0", "CC-BY-4.0"}, ids
+    # the package's description (CC BY 4.0), the parts of d3 bundled with the browser-drawn explorers (ISC)
+    assert ids == {"MIT", "PSF-2.0", "CC-BY-4.0", "ISC"}, ids
 
 
 def test_every_licence_file_ships_and_every_licence_has_one(wheel):
@@ -164,6 +166,16 @@ def test_every_kind_of_file_shipped_is_covered(wheel):
         assert beside, f"no file beside {corpus} carries the PSF License Agreement"
         assert any(path in files for path in beside), f"the PSF text beside {corpus} is not a License-File"
         assert "PSF-2.0" in ids
+    bundles = [p for p in paths if p.suffix == ".js" and p.parent.name == "bundle"]
+    assert bundles, "the wheel ships no explorer bundle (this test's kinds are out of date)"
+    for bundle in bundles:
+        # each bundle names the npm packages it contains and their licences; those texts lie beside it
+        named = set(re.findall(r"^// [\w.@/-]+ [\d.]+ \((\S+)\):$", wheel.read(str(bundle)).decode("utf-8"), re.M))
+        assert named and named <= ids, f"{bundle} contains packages under {named}; the expression has {ids}"
+        beside = [str(p) for p in paths if p.parent == bundle.parent and p.suffix in NOTICES]
+        for spdx in named:
+            assert any(carries(wheel.read(path).decode("utf-8"), spdx) and path in files for path in beside), \
+                f"no License-File beside {bundle} carries the text of {spdx}"
     models = [p for p in paths if p.suffix in MODELS]
     assert any(p.suffix == ".pt" for p in models), "the wheel ships no model (this test's kinds are out of date)"
     for model in models:

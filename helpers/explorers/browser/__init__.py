@@ -1,12 +1,15 @@
 """Explorers drawn by the browser: anywidgets whose JavaScript computes and draws, so a slider move
-never waits for the kernel. ``lNN_<lesson>.py`` holds the explorers of ``notebooks/NN_<lesson>.ipynb``,
-with its script ``lNN_<lesson>.js`` beside it (shipped as package data). A lesson calls them as
+never waits for the kernel. ``lNN_<lesson>.py`` holds the explorers of ``notebooks/NN_<lesson>.ipynb``;
+its script is ``bundle/lNN_<lesson>.js``, built by ``make bundle`` from ``js/src/`` with d3's scales,
+ticks and colour maps (``base.py``: what they share), or, for lesson 04's, ``lNN_<lesson>.js`` beside
+it (both shipped as package data). A lesson calls them as
 ``explorers.browser.<name>(...)`` after ``from helpers import explorers``.
 
 They are not in :data:`helpers.live.REGISTRY`, which holds the kernel-drawn ones (``LiveFigure``);
 their tests are ``tests/explorers/browser/`` and ``tests/browser/test_lab_anywidget.py``.
 """
 
+from .l03_single_sine import sine_explorer
 from .l04_sinusoidal import sinusoidal_explorer
 
-__all__ = ["sinusoidal_explorer"]
+__all__ = ["sine_explorer", "sinusoidal_explorer"]

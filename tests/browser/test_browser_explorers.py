@@ -1,0 +1,87 @@
+"""The explorers built on the course's bundles (helpers/explorers/browser/base.py), each in a page of
+its own saved output, in headless Chromium at device scale factor 2, with no kernel: the page's script
+loads the bundle, draws, and a key on each slider redraws. What it drew (read back through the test
+contract: class pe-explorer, data-draws, globalThis.__pe_explorers) is compared with the Python
+reference at the sliders' ends and at the starting values; no console error is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+import helpers as H  # noqa: E402
+from helpers import explorers  # noqa: E402
+
+from .common import ARTIFACTS  # noqa: E402
+
+
+def sine_error(drawn: dict, values: dict) -> float:
+    ref = H.sine_snapshot(values["omega"], values["length"])
+    circle = ref.circle.numpy()
+    wave_i, wave_j, wave_gap = drawn["wave_pair"]
+    ci, cj, circle_gap = drawn["circle_pair"]
+    return float(max(
+        np.abs(np.asarray(drawn["values"]) - ref.values.numpy()).max(),
+        np.abs(np.asarray(drawn["circle"]) - circle).max(),
+        abs(wave_gap - ref.wave_pair.distance), abs(circle_gap - ref.circle_pair.distance),
+        abs(abs(circle[wave_j, 1] - circle[wave_i, 1]) - ref.wave_pair.distance),  # a tie may pick another pair
+        abs(float(np.linalg.norm(circle[ci] - circle[cj])) - ref.circle_pair.distance),
+        abs(drawn["neighbour_gap"] - ref.neighbour_gap), abs(drawn["turns"] - ref.turns)))
+
+
+# each explorer: its builder's call, the keys pressed (slider name, key) and the values they must reach,
+# and the function that measures how far what was drawn is from the Python reference
+CASES = {
+    "l03 sine": (lambda: explorers.browser.sine_explorer(omega=0.3, length=50),
+                 [(None, None, {"omega": 0.3, "length": 50}),
+                  ("omega", "End", {"omega": math.pi, "length": 50}),
+                  ("length", "End", {"omega": math.pi, "length": 200}),
+                  ("omega", "Home", {"omega": 1e-3, "length": 200}),
+                  ("length", "Home", {"omega": 1e-3, "length": 2})],
+                 sine_error),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, name):
+    build, steps, error = CASES[name]
+    widget = build()
+    page_path = tmp_path / "explorer.html"
+    page_path.write_text(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{name}</title>"
+                         f"</head><body>{widget.static_html()}</body></html>", encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 900}, device_scale_factor=2)
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        page.goto(page_path.as_uri())
+        root = page.locator(".pe-explorer")
+        page.wait_for_function("() => document.querySelector('.pe-explorer')?.dataset.draws >= '1'", timeout=20000)
+        assert page.locator(".pe-fallback").count() == 0, "the still picture was not replaced by the explorer"
+        for slider, key, expected in steps:
+            before = int(root.get_attribute("data-draws"))
+            if slider is not None:
+                page.locator(f".pe-explorer input[name={slider}]").press(key)
+                page.wait_for_function(f"() => Number(document.querySelector('.pe-explorer').dataset.draws) > {before}",
+                                       timeout=10000)
+            state = page.evaluate("() => globalThis.__pe_explorers[document.querySelector('.pe-explorer')"
+                                  ".dataset.peId]")
+            assert state["values"] == pytest.approx(expected, rel=1e-12), (slider, key)
+            assert error(state["drawn"], state["values"]) < 1e-6, (slider, key, state["values"])
+            canvas = page.locator(".pe-explorer canvas")
+            box = canvas.bounding_box()
+            size = canvas.evaluate("c => [c.width, c.height]")
+            assert size == [round(2 * box["width"]), round(2 * box["height"])], "canvas not at devicePixelRatio 2"
+        for slider in page.locator(".pe-explorer input[type=range]").all():
+            assert slider.get_attribute("aria-label"), "a slider with no label"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"bundle-{name.replace(' ', '-')}.png"))
+        assert problems == []
+    finally:
+        page.close()
