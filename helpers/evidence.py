@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import inspect
 import numbers
+import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 
@@ -67,24 +68,36 @@ def show_claims(claims: Mapping[str, bool], heading: str | None = None) -> None:
     _display(Claims(list(claims), heading))
 
 
-def _cell_text(value, digits: int) -> str:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+NUMBER_LIKE = re.compile(r"^[<>≈~±+\-−]?\s*\d")  # "0.0034", "2.4e-07", "<1e-6", "−3": read as numbers
+BLANK = {"", "—", "–", "-"}
+
+
+def _cell_text(value, digits: int | str) -> str:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or isinstance(value, numbers.Integral):
         return str(value)
-    if isinstance(value, numbers.Integral):
-        return str(value)
-    return f"{value:.{digits}f}"
+    return format(value, digits) if isinstance(digits, str) else f"{value:.{digits}f}"
+
+
+def _is_number(value) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, numbers.Real) or (isinstance(value, str) and bool(NUMBER_LIKE.match(value)))
 
 
 class Table:
-    """A table of rows under column headings, with an optional caption; numbers right-aligned."""
+    """A table of rows under column headings, with an optional caption; columns of numbers (or of text
+    that starts as a number does: "2.4e-07", "<1e-6") right-aligned."""
 
     def __init__(self, rows: Sequence[Sequence], columns: Sequence[str], caption: str | None = None,
-                 digits: int = 2):
+                 digits: int | str | Sequence[int | str] = 2):
         self.columns = [str(c) for c in columns]
         self.rows = [list(r) for r in rows]
         self.caption = caption
-        self.cells = [[_cell_text(v, digits) for v in r] for r in self.rows]
-        self.numeric = [all(isinstance(r[j], numbers.Real) and not isinstance(r[j], bool) for r in self.rows)
+        per_column = [digits] * len(self.columns) if isinstance(digits, int | str) else list(digits)
+        self.cells = [[_cell_text(v, d) for v, d in zip(r, per_column, strict=True)] for r in self.rows]
+        self.numeric = [any(_is_number(r[j]) for r in self.rows)
+                        and all(_is_number(r[j]) or (isinstance(r[j], str) and r[j].strip() in BLANK)
+                                for r in self.rows)
                         for j in range(len(self.columns))]
 
     def __repr__(self) -> str:
@@ -112,16 +125,26 @@ class Table:
 
 
 def show_table(rows: Sequence[Sequence], columns: Sequence[str], caption: str | None = None,
-               digits: int = 2) -> None:
-    """Show ``rows`` (each a sequence, one value per column) under ``columns``; floats with ``digits``
-    decimals, integers and text as they are."""
+               digits: int | str | Sequence[int | str] = 2) -> None:
+    """Show ``rows`` (each a sequence, one value per column) under ``columns``. Floats are shown with
+    ``digits`` decimals, or formatted by it where it is a format spec (".2g", ".1%"); a sequence gives
+    each column its own. Integers and text are shown as they are."""
     if isinstance(columns, str) or not columns:
         raise TypeError("columns must be a non-empty sequence of headings")
     short = [i for i, r in enumerate(rows) if len(r) != len(columns)]
     if short:
         raise ValueError(f"rows must have one value per column ({len(columns)}); rows {short[:5]} do not")
-    if not isinstance(digits, int) or digits < 0:
-        raise ValueError(f"digits must be an integer >= 0, got {digits!r}")
+    per_column = [digits] * len(columns) if isinstance(digits, int | str) else list(digits)
+    if len(per_column) != len(columns):
+        raise ValueError(f"digits must be one value or one per column ({len(columns)}), got {len(per_column)}")
+    for d in per_column:
+        if isinstance(d, bool) or not isinstance(d, int | str) or (isinstance(d, int) and d < 0):
+            raise ValueError(f"digits must be an integer >= 0 or a format spec such as '.2g', got {d!r}")
+        if isinstance(d, str):
+            try:
+                format(1.5, d)
+            except ValueError:
+                raise ValueError(f"digits {d!r} is not a format spec for a float (such as '.2g')") from None
     _display(Table(rows, columns, caption, digits))
 
 

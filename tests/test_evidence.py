@@ -108,3 +108,17 @@ def test_show_code_folds_chosen_lines_under_a_title(capsys):
         H.show_code("  ", "t")
     with pytest.raises(TypeError, match="title must"):
         H.show_code("x = 1", "")
+
+
+def test_table_formats_by_column_and_right_aligns_text_that_reads_as_a_number(capsys):
+    rows = [["rope", 2.4e-07, 0.5, "<1e-6"], ["alibi", 0.0034, 12.25, "—"]]
+    H.show_table(rows, ["scheme", "error", "loss", "bound"], digits=[0, ".2g", 1, 0])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].split() == ["rope", "2.4e-07", "0.5", "<1e-6"]
+    assert lines[3].split() == ["alibi", "0.0034", "12.2", "—"]
+    assert lines[2].endswith("<1e-6") and lines[3].endswith("    —")  # right-aligned under its heading
+    assert Table(rows, ["s", "e", "l", "b"], digits=[0, ".2g", 1, 0]).numeric == [False, True, True, True]
+    with pytest.raises(ValueError, match=r"one per column \(4\), got 2"):
+        H.show_table(rows, ["scheme", "error", "loss", "bound"], digits=[1, 2])
+    with pytest.raises(ValueError, match="'q' is not a format spec"):
+        H.show_table(rows, ["scheme", "error", "loss", "bound"], digits="q")
