@@ -1,4 +1,7 @@
-"""Lesson 04: the sinusoidal encoding with sliders over d_model, position, length and base."""
+"""Lesson 04: the sinusoidal encoding with sliders over d_model, position, length and base, drawn by
+the kernel (Matplotlib). The lesson shows the same explorer drawn by the browser
+(:mod:`helpers.explorers.browser.l04_sinusoidal`); this one stays registered, out of the lesson, as the
+reference ``benchmarks/slider_latency.py`` and ``benchmarks/browser_slider_latency.py`` measure against."""
 
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ def _wave_pairs(n_pairs: int) -> list[int]:
     return sorted({round(f * (n_pairs - 1)) for f in (0.0, 1 / 8, 1 / 3, 1.0)})
 
 
-@register(moves="d_model", example={"d_model": 512, "length": 128})
+@register(moves="d_model", example={"d_model": 512, "length": 128}, in_lesson=False)
 def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 128, base: float = 10000.0,
                         max_length: int = 1024) -> LiveFigure:
     """The sinusoidal encoding with sliders over d_model, position, sequence length and base.

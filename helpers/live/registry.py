@@ -33,6 +33,11 @@ How to add an explorer
 Nothing else changes: the unit tests (``tests/explorers/``), ``benchmarks/slider_latency.py`` and
 the browser test (``tests/browser/``) read the registry, and a test fails when a notebook uses an
 explorer that is not registered, or a registered one is used by no notebook.
+
+An explorer a lesson no longer shows, because one drawn by the browser (``helpers.explorers.browser``)
+took its place, stays registered with ``in_lesson=False`` while a benchmark compares the two: the unit
+tests still build and check it, the browser test of the lessons leaves it out, and a test fails if a
+notebook uses it.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ class Explorer:
     build: Callable[..., LiveFigure]
     moves: str  # the control a benchmark or the browser test moves (a key of LiveFigure.controls)
     example: Callable[[], dict]  # keyword arguments that build it outside a lesson (tests, benchmark)
+    in_lesson: bool = True  # False: kept as the reference a browser-drawn successor is measured against
 
     def build_example(self) -> LiveFigure:
         """The explorer built with :attr:`example`'s arguments."""
@@ -66,13 +72,15 @@ class Explorer:
 REGISTRY: dict[str, Explorer] = {}
 
 
-def register(moves: str, example: Callable[[], dict] | dict | None = None):
+def register(moves: str, example: Callable[[], dict] | dict | None = None, in_lesson: bool = True):
     """Decorator that adds an explorer builder to :data:`REGISTRY`.
 
     moves: the control that a benchmark or the browser test moves by one notch.
     example: keyword arguments (or a function returning them, for arguments that must be built,
         such as a model) with which the builder runs outside its lesson; none needed if every
         parameter has a default.
+    in_lesson: False for an explorer no lesson shows any more (one drawn by the browser took its
+        place) that stays as the reference a benchmark compares its successor with.
     """
     if callable(example):
         arguments = example
@@ -97,7 +105,8 @@ def register(moves: str, example: Callable[[], dict] | dict | None = None):
             with course_style():
                 return build(*args, **kwargs)
 
-        REGISTRY[build.__name__] = Explorer(build.__name__, f"{match[1]}_{match[2]}", styled, moves, arguments)
+        REGISTRY[build.__name__] = Explorer(build.__name__, f"{match[1]}_{match[2]}", styled, moves, arguments,
+                                            in_lesson)
         return styled
 
     return add

@@ -2,9 +2,10 @@
 page, for the browser tests (JupyterLab, the site) and benchmarks/browser_slider_latency.py.
 
 The explorer's root element (class ``pe-sinusoidal``) carries its values and a draw counter as
-``data-*`` attributes; ``globalThis.__pe_tables[<data-pe-id>]`` holds the table it last drew and
-its heatmap image, one pixel per entry. What is read here is compared with ``H.sinusoidal`` and with
-Matplotlib's RdBu_r, computed by Python, never by the page.
+``data-*`` attributes; ``globalThis.__pe_tables[<data-pe-id>]`` holds the table it last drew, its
+heatmap image, one pixel per entry, and the waves drawn bottom right (each pair's sine over all
+positions). What is read here is compared with ``H.sinusoidal``, with the pairs the kernel-drawn
+explorer picks and with Matplotlib's RdBu_r, computed by Python, never by the page.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import time
 
 import matplotlib
 import numpy as np
+import torch
 
 import helpers as H
+from helpers.explorers.l04_sinusoidal import _wave_pairs
 
 ROOT_SELECTOR = ".pe-sinusoidal"
 
@@ -26,7 +29,16 @@ READ_DRAWN = """root => {
     rgb[3 * k] = pixels[4 * k]; rgb[3 * k + 1] = pixels[4 * k + 1]; rgb[3 * k + 2] = pixels[4 * k + 2];
   }
   return {d_model: drawn.d_model, position: drawn.position, length: drawn.length, base: drawn.base,
-          table: Array.from(drawn.table), rgb, dataset: {...root.dataset}};
+          table: Array.from(drawn.table), rgb, dataset: {...root.dataset}, draw_ms: drawn.draw_ms,
+          waves: (drawn.waves || []).map(w => ({pair: w.pair, wavelength: w.wavelength,
+                                                values: Array.from(w.values)}))};
+}"""
+
+READ_WAVES = """root => {
+  const drawn = globalThis.__pe_tables[root.dataset.peId];
+  return {d_model: drawn.d_model, position: drawn.position, length: drawn.length, base: drawn.base,
+          draw_ms: drawn.draw_ms, waves: drawn.waves.map(w => ({pair: w.pair, wavelength: w.wavelength,
+                                                                 values: Array.from(w.values)}))};
 }"""
 
 # Arm a timer for one key press: from the keydown event to the first frame after the element
@@ -55,6 +67,12 @@ def drawn(root) -> dict:
     return root.evaluate(READ_DRAWN)
 
 
+def drawn_waves(root) -> dict:
+    """What the explorer under ``root`` last drew, without its table (a million numbers at the largest
+    settings): its values, its waves and its draw time."""
+    return root.evaluate(READ_WAVES)
+
+
 def wait_for_values(root, timeout_s: float = 10.0, **expected) -> dict:
     """Wait until the explorer's data-* values equal ``expected`` (d_model=…, length=…); return them all."""
     keys = {"d_model": "dModel", "position": "position", "length": "length", "base": "base"}
@@ -70,7 +88,8 @@ def wait_for_values(root, timeout_s: float = 10.0, **expected) -> dict:
 
 
 def table_problems(picture: dict) -> list[str]:
-    """How the drawn table and its heatmap differ from H.sinusoidal at the values they were drawn at."""
+    """How the drawn table, its heatmap and its waves differ from H.sinusoidal at the values they were
+    drawn at (the waves: :func:`wave_problems`)."""
     n, d, base = int(picture["length"]), int(picture["d_model"]), float(picture["base"])
     expected = H.sinusoidal(n, d, base).double().numpy()
     table = np.asarray(picture["table"], dtype=np.float64)
@@ -85,4 +104,32 @@ def table_problems(picture: dict) -> list[str]:
     off = np.abs(pixels - colours.astype(int)).max(axis=-1) > 1
     if off.mean() > 1e-3:  # an entry within a rounding error of a colour step may take the next colour
         problems.append(f"{off.mean():.1%} of the heatmap's pixels are not RdBu_r of H.sinusoidal's entries")
+    return problems + wave_problems(picture)
+
+
+def wave_problems(picture: dict) -> list[str]:
+    """How the waves drawn bottom right differ from what the kernel-drawn explorer draws there: the pairs
+    it picks (fastest, two middle ones, slowest), each one's wavelength 2π/ω_i, and each one's values, the
+    sine column 2i of H.sinusoidal over every position, to 1e-6."""
+    n, d, base = int(picture["length"]), int(picture["d_model"]), float(picture["base"])
+    expected = H.sinusoidal(n, d, base).double().numpy()
+    waves = picture.get("waves") or []
+    pairs = [int(w["pair"]) for w in waves]
+    if pairs != _wave_pairs(d // 2):
+        return [f"waves drawn for pairs {pairs}, the kernel-drawn explorer draws {_wave_pairs(d // 2)}"]
+    problems = []
+    omega = H.frequencies(d, base, dtype=torch.float64).numpy()
+    for wave in waves:
+        i = int(wave["pair"])
+        values = np.asarray(wave["values"], dtype=np.float64)
+        if values.shape != (n,):
+            problems.append(f"pair {i}'s wave has {values.size} values, the table {n} positions")
+            continue
+        error = float(np.abs(values - expected[:, 2 * i]).max())
+        if not error < 1e-6:
+            problems.append(f"pair {i}'s wave differs from column {2 * i} of H.sinusoidal({n}, {d}, {base:g}) "
+                            f"by up to {error:.3g}")
+        if not np.isclose(wave["wavelength"], 2 * np.pi / omega[i], rtol=1e-9):
+            problems.append(f"pair {i}'s wavelength is labelled {wave['wavelength']:.6g}, 2π/ω_i is "
+                            f"{2 * np.pi / omega[i]:.6g}")
     return problems

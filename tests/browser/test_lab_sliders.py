@@ -35,7 +35,8 @@ CONTROL_MODELS = {"IntSliderModel", "FloatSliderModel", "FloatLogSliderModel", "
 
 def registered_controls() -> dict[str, list[str]]:
     """notebook → the descriptions of the controls the test moves: for every explorer in the
-    registry (helpers.live.REGISTRY), its ``moves`` control, labelled as its builder labels it."""
+    registry (helpers.live.REGISTRY) that its lesson shows, its ``moves`` control, labelled as its
+    builder labels it (an explorer kept out of the lessons, ``in_lesson=False``, is in no notebook)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -46,6 +47,8 @@ def registered_controls() -> dict[str, list[str]]:
 
     controls: dict[str, list[str]] = {}
     for entry in REGISTRY.values():
+        if not entry.in_lesson:
+            continue
         live = entry.build_example()
         controls.setdefault(f"{entry.lesson}.ipynb", []).append(live.controls[entry.moves].description)
         plt.close(live.fig)
@@ -189,8 +192,8 @@ def move_one_notch(page, notebook: str, description: str, shot: str) -> None:
           f"screenshots {ARTIFACTS}/{shot}-before.png, -after.png")
 
 
-# lesson 04 runs once, in test_lab_anywidget.py, which moves its kernel-drawn explorer there too
-@pytest.mark.parametrize("notebook", sorted(set(CONTROLS) - {"04_sinusoidal.ipynb"}))
+# lesson 04's explorer is drawn by the browser (an anywidget, no ipywidgets controls): test_lab_anywidget.py
+@pytest.mark.parametrize("notebook", sorted(CONTROLS))
 def test_lesson_runs_and_its_figures_follow_the_keyboard(lab, browser, notebook):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     stem = Path(notebook).stem

@@ -1,9 +1,10 @@
 """The README's picture of lesson 04's explorer (images/lesson-04-explorer.png) is the explorer as it is now.
 
 Lesson 04 runs in JupyterLab (the shared server and headless Chromium of conftest.py) on a page drawn
-at device scale factor 2, as a 2× screen shows it. Its kernel-drawn explorer, as the lesson opens it
-(the d_model, position, length and base sliders above the sinusoidal table, the vector at one position
-and a few pairs' waves), is photographed into $BROWSER_ARTIFACTS (default test-artifacts/browser/).
+at device scale factor 2, as a 2× screen shows it. Its explorer, drawn by the browser (an anywidget), as
+the lesson opens it (the d_model, position, length and base sliders above the sinusoidal table, the vector
+at one position and a few pairs' waves), is photographed into $BROWSER_ARTIFACTS (default
+test-artifacts/browser/).
 
 With UPDATE_README_SCREENSHOT=1 that photograph becomes the README's picture. Without it, the README's
 picture must have the same size in pixels and differ from the photograph by less than two bars (0–255 per
@@ -24,18 +25,20 @@ import numpy as np
 from PIL import Image
 
 from .common import ARTIFACTS, ROOT
-from .test_lab_sliders import control_parts, errors_shown, run_all_cells, shut_down_kernels
+from .explorer_page import ROOT_SELECTOR, wait_for_values
+from .test_lab_sliders import errors_shown, run_all_cells, shut_down_kernels
 
 NOTEBOOK = "04_sinusoidal.ipynb"
-CONTROL = "d_model"  # the explorer whose slider carries this label: the lesson's kernel-drawn one
+START = {"d_model": 128, "position": 20, "length": 128, "base": 10000}  # the lesson's explorer as it opens
 README_IMAGE = ROOT / "images" / "lesson-04-explorer.png"
 SCALE = 2  # device pixels per CSS pixel
 TILE = 32  # device pixels a side
-# Measured against the picture taken here (1936 × 898): two more runs, 0.000 and 0.00 (identical); text drawn
-# without subpixel positioning (--disable-font-subpixel-positioning, as another Chromium might), 0.087 and
-# 6.8; one label of the waves rewritten ("pair 8" → "dim 16"), 0.073 and 48; the d_model slider one notch
-# on, 19 (whole picture, at 1×); the picture this one replaced (labelled "dim 0 / dim 16 / dim 42 /
-# dim 128", 968 × 449), scaled to this size, 27 and 214.
+# Measured against the kernel-drawn explorer's picture this test took before (1936 × 898): two more runs,
+# 0.000 and 0.00 (identical); text drawn without subpixel positioning (--disable-font-subpixel-positioning,
+# as another Chromium might), 0.087 and 6.8; one label of the waves rewritten ("pair 8" → "dim 16"), 0.073
+# and 48; the d_model slider one notch on, 19 (whole picture, at 1×); the picture that one replaced
+# (labelled "dim 0 / dim 16 / dim 42 / dim 128", 968 × 449), scaled to its size, 27 and 214. The browser-drawn
+# explorer's picture (1800 × 1258) holds to the same bars (test_the_bars_tell_a_changed_picture_from_the_same_one).
 MAX_MEAN_DIFFERENCE = 1.0
 MAX_TILE_DIFFERENCE = 16.0
 
@@ -67,11 +70,13 @@ def test_the_readme_shows_lesson_04s_explorer_as_it_is(lab, browser):
         run_all_cells(page)
         problems = errors_shown(page)
         assert not problems, f"{NOTEBOOK}: cells show errors:\n" + "\n---\n".join(problems)
-        _, _, box, img = control_parts(page, CONTROL)
+        # the live widget, drawn through anywidget (not the saved output's stand-in)
+        box = page.locator(f".jp-OutputArea-output {ROOT_SELECTOR}")
+        box.wait_for(timeout=30_000)
+        assert box.count() == 1 and page.locator(".pe-sinusoidal-static").count() == 0
         box.scroll_into_view_if_needed()
-        img.wait_for(timeout=30_000)
-        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
-        page.wait_for_timeout(300)  # let the slider and the figure settle
+        wait_for_values(box, **START)
+        page.wait_for_timeout(300)  # let the sliders and the canvas settle
         width = box.evaluate("b => b.getBoundingClientRect().width")
         box.screenshot(path=str(shot), animations="disabled", caret="hide")
     finally:

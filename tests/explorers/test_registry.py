@@ -88,8 +88,11 @@ def test_every_notebook_explorer_is_registered_and_every_registered_one_is_used(
     assert used, "no notebook calls an explorer"
     unregistered = sorted(set(used) - set(REGISTRY))
     assert not unregistered, f"notebooks call explorers that are not registered: {unregistered}"
-    unused = sorted(set(REGISTRY) - set(used))
+    kept = {name for name, entry in REGISTRY.items() if not entry.in_lesson}
+    unused = sorted(set(REGISTRY) - set(used) - kept)
     assert not unused, f"registered explorers no notebook uses: {unused}"
+    shown = sorted(kept & set(used))
+    assert not shown, f"explorers registered as out of every lesson (in_lesson=False) that a notebook uses: {shown}"
     for name, stems in used.items():
         allowed = {REGISTRY[name].lesson} | ALSO_SHOWN_IN.get(name, set())
         assert REGISTRY[name].lesson in stems and stems <= allowed, \

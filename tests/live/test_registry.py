@@ -27,6 +27,7 @@ def test_register_records_lesson_control_and_example(empty_registry):
     assert styled.__wrapped__ is fn and styled.__name__ == fn.__name__ and styled.__module__ == fn.__module__
     entry = empty_registry.REGISTRY["wave_explorer"]
     assert (entry.lesson, entry.moves, entry.build) == ("07_learned_and_relative", "buckets", styled)
+    assert entry.in_lesson  # shown in its lesson unless it says otherwise
     first = entry.example()
     first["heads"] = 99
     assert entry.example() == {"heads": 3}  # a fresh copy each time
@@ -34,6 +35,8 @@ def test_register_records_lesson_control_and_example(empty_registry):
     assert empty_registry.REGISTRY["pair_explorer"].example() == {"q": [1.0]} and made.__name__ == "pair_explorer"
     empty_registry.register(moves="k")(builder("plain_explorer", "x.l05_rotation_matrix"))
     assert empty_registry.REGISTRY["plain_explorer"].example() == {}
+    empty_registry.register(moves="k", in_lesson=False)(builder("kept_explorer", "x.l04_sinusoidal"))
+    assert not empty_registry.REGISTRY["kept_explorer"].in_lesson
 
 
 def test_a_registered_builder_draws_in_the_course_style(empty_registry):

@@ -5,11 +5,19 @@
 // Sliders change the model's values and the picture is redrawn here, at once: nothing waits for
 // a kernel. Where a kernel is attached, the new values are sent to it as well.
 //
+// Three panels, as the kernel-drawn explorer (helpers.explorers.sinusoidal_explorer) has them: left,
+// the table as a heatmap with the chosen position's row marked; top right, that row (the position's
+// vector); bottom right, the sine column of a few frequency pairs (the fastest, two middle ones, the
+// slowest: wavePairs) over all positions, stacked, each labelled with its pair index i and wavelength,
+// the chosen position marked.
+//
 // What a test can read (the table as drawn): the widget's root element (class "pe-sinusoidal")
 // carries data-pe-id, data-d-model, data-position, data-length, data-base and data-draws (how many
 // times it has been drawn), and globalThis.__pe_tables[data-pe-id] holds the last table drawn:
 // {d_model, position, length, base, table (a Float64Array, row by row), image (a canvas of
-// d_model x length pixels, one per entry, in the heatmap's colours), draw_ms}.
+// d_model x length pixels, one per entry, in the heatmap's colours), waves (one {pair, wavelength,
+// values} per wave drawn, fastest first: values a Float64Array of the length sines sin(p * omega_i)),
+// draw_ms}.
 //
 // No imports: the same text runs in JupyterLab, Colab and VS Code through anywidget, and on the
 // course's web site, where the saved output mounts it on stubModel() without a kernel.
@@ -33,6 +41,10 @@ const LUT = (() => {
 
 const SIN_COLOUR = "#0072B2"; // the course's blue and vermillion (Okabe-Ito), as the kernel-drawn explorer
 const COS_COLOUR = "#D55E00";
+// the waves, fastest first: a colour and a marker each (Okabe-Ito blue, vermillion, green, purple, and
+// Matplotlib's v, s, D, o as the kernel-drawn explorer), the same as their column's mark on the heatmap
+const WAVE_MARKS = [["#0072B2", "v"], ["#D55E00", "s"], ["#009E73", "D"], ["#CC79A7", "o"]];
+const WAVE_GAP = 2.4; // the waves' spacing, in units of their amplitude
 const INK = "#222";
 const FONT = '"DejaVu Sans", "Helvetica Neue", Arial, sans-serif';
 
@@ -57,6 +69,29 @@ export function sinusoidalTable(length, dModel, base) {
     }
   }
   return table;
+}
+
+/** Python's round(): halves go to the even neighbour. */
+function roundHalfEven(x) {
+  const floor = Math.floor(x);
+  if (x - floor !== 0.5) return Math.round(x);
+  return floor % 2 === 0 ? floor : floor + 1;
+}
+
+/** The pairs drawn as waves: up to four, spread from the fastest (0) to the slowest (nPairs - 1), as
+ * the kernel-drawn explorer picks them (round(f * (nPairs - 1)) for f = 0, 1/8, 1/3, 1, each once). */
+export function wavePairs(nPairs) {
+  const last = nPairs - 1;
+  const picked = new Set([0.0, 1 / 8, 1 / 3, 1.0].map((f) => roundHalfEven(f * last)));
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** A positive number, short: 6.28, 628, 54.5k, 5.95M (as the kernel-drawn explorer labels wavelengths). */
+export function shortNumber(x) {
+  const three = (y) => Number(y.toPrecision(3)).toString();
+  if (x < 999.5) return three(x);
+  if (x < 999.5e3) return `${three(x / 1e3)}k`;
+  return `${three(x / 1e6)}M`;
 }
 
 /** The heatmap's colour of a value (clipped to -1..1), as [r, g, b]: Matplotlib's 256-entry RdBu_r. */
@@ -253,7 +288,7 @@ function render({ model, el }) {
     const { table, image } = tableFor(v);
 
     const width = Math.max(520, Math.min(900, Math.round(root.clientWidth || 860)));
-    const height = 350;
+    const height = 580;
     const ratio = globalThis.devicePixelRatio || 1;
     if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
       canvas.width = Math.round(width * ratio);
@@ -310,16 +345,21 @@ function render({ model, el }) {
     ctx.textBaseline = "middle";
     for (const t of [-1, 0, 1]) ctx.fillText(String(t).replace("-", "\u2212"), bar.x + bar.w + 5, bar.y + ((1 - t) / 2) * bar.h);
 
-    // right: the chosen position's vector, sines at even dimensions, cosines at odd ones, under a
+    // the columns drawn as waves (bottom right), each marked above the heatmap in its wave's colour
+    const pairs = wavePairs(v.d_model / 2);
+    pairs.forEach((i, j) => marker(ctx, WAVE_MARKS[j][1], WAVE_MARKS[j][0],
+      heat.x + ((2 * i + 0.5) / v.d_model) * heat.w, heat.y - 7, 4.5));
+
+    // top right: the chosen position's vector, sines at even dimensions, cosines at odd ones, under a
     // legend of one row, or two where the panel is narrow
     const entries = [[SIN_COLOUR, [], "sin (dims 0, 2, 4, \u2026)"], [COS_COLOUR, [5, 3], "cos (dims 1, 3, 5, \u2026)"]];
-    const plot = { x: bar.x + bar.w + 58 };
+    const plot = { x: bar.x + bar.w + 62 };
     plot.w = width - plot.x - 14;
     ctx.font = `12px ${FONT}`;
     const oneRow = entries.reduce((sum, e) => sum + 50 + ctx.measureText(e[2]).width, 0) <= plot.w;
     ctx.font = `13px ${FONT}`;
     plot.y = heat.y + (oneRow ? 26 : 42);
-    plot.h = heat.y + heat.h - plot.y;
+    plot.h = heat.y + 200 - plot.y;
     let squares = 0;
     const row = v.position * v.d_model;
     for (let k = 0; k < v.d_model; k++) squares += table[row + k] * table[row + k];
@@ -361,10 +401,61 @@ function render({ model, el }) {
     if (oneRow) legend(ctx, plot.x + 4, heat.y + 8, entries);
     else entries.forEach((entry, k) => legend(ctx, plot.x + 4, heat.y + 6 + 16 * k, [entry]));
 
+    // bottom right: the sine column of each chosen pair over all positions, stacked, fastest on top,
+    // the chosen position marked by a vertical line
+    const wave = { x: plot.x, w: plot.w, y: plot.y + plot.h + 92 };
+    wave.h = heat.y + heat.h - wave.y;
+    const omegaOf = (i) => Math.pow(v.base, (-2 * i) / v.d_model);
+    const waves = pairs.map((i) => {
+      const values = new Float64Array(v.length);
+      for (let p = 0; p < v.length; p++) values[p] = table[p * v.d_model + 2 * i];
+      return { pair: i, wavelength: (2 * Math.PI) / omegaOf(i), values };
+    });
+    ctx.fillStyle = INK;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    const waveTitle = "sin(p\u00b7\u03c9_i) of a few pairs i, fastest on top";
+    ctx.fillText(ctx.measureText(waveTitle).width <= wave.w + 40 ? waveTitle : "sin(p\u00b7\u03c9_i), fastest on top",
+      wave.x + wave.w / 2, wave.y - 14);
+    const span = WAVE_GAP * 3 + 2.6; // four waves' room, as the kernel-drawn explorer's axis: 1.3 above, below
+    const wx = (p) => wave.x + ((p + 0.5) / v.length) * wave.w;
+    const wy = (j, y) => wave.y + ((1.3 - y + WAVE_GAP * j) / span) * wave.h;
+    waves.forEach(({ pair, wavelength, values }, j) => {
+      const [colour, shape] = WAVE_MARKS[j];
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      for (let p = 0; p < v.length; p++) {
+        if (p === 0) ctx.moveTo(wx(p), wy(j, values[p]));
+        else ctx.lineTo(wx(p), wy(j, values[p]));
+      }
+      ctx.stroke();
+      marker(ctx, shape, colour, wx(0), wy(j, values[0]), 4);
+      ctx.fillStyle = INK;
+      ctx.font = `12px ${FONT}`;
+      ctx.textAlign = "right";
+      ctx.textBaseline = "middle";
+      ctx.fillText(`pair ${pair}`, wave.x - 8, wy(j, 0) - 7);
+      ctx.fillText(`\u03bb=${shortNumber(wavelength)}`, wave.x - 8, wy(j, 0) + 8);
+      ctx.font = `13px ${FONT}`;
+    });
+    ctx.strokeStyle = INK;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(wx(v.position), wave.y);
+    ctx.lineTo(wx(v.position), wave.y + wave.h);
+    ctx.stroke();
+    ctx.strokeRect(wave.x - 0.5, wave.y - 0.5, wave.w + 1, wave.h + 1);
+    axisTicks(ctx, ticks(0, v.length - 1, 5, true), wx, wave.y + wave.h, "x");
+    ctx.fillStyle = INK;
+    ctx.textAlign = "center";
+    ctx.fillText("position", wave.x + wave.w / 2, wave.y + wave.h + 42);
+
     canvas.setAttribute("aria-label", `Sinusoidal table, ${v.length} positions by ${v.d_model} dimensions, `
-      + `base ${formatBase(v.base)}; row ${v.position} marked and drawn on the right`);
+      + `base ${formatBase(v.base)}; row ${v.position} marked and drawn top right; below it the sine of pairs `
+      + `${pairs.join(", ")} over all positions`);
     const drawMs = performance.now() - start;
-    registry[id] = { ...v, table, image, draw_ms: drawMs };
+    registry[id] = { ...v, table, image, waves, draw_ms: drawMs };
     Object.assign(root.dataset, {
       dModel: v.d_model, position: v.position, length: v.length, base: v.base,
       drawMs: drawMs.toFixed(2), draws: String(Number(root.dataset.draws) + 1),
@@ -412,6 +503,29 @@ function axisTicks(ctx, values, at, edge, axis) {
   }
   ctx.font = `13px ${FONT}`;
   ctx.textBaseline = "alphabetic";
+}
+
+/** A filled marker centred on (x, y): Matplotlib's "v" (triangle down), "s", "D" or "o", about r pixels out. */
+function marker(ctx, shape, colour, x, y, r) {
+  ctx.fillStyle = colour;
+  ctx.beginPath();
+  if (shape === "v") {
+    ctx.moveTo(x - r, y - r * 0.8);
+    ctx.lineTo(x + r, y - r * 0.8);
+    ctx.lineTo(x, y + r);
+  } else if (shape === "s") {
+    ctx.rect(x - r * 0.8, y - r * 0.8, 1.6 * r, 1.6 * r);
+  } else if (shape === "D") {
+    ctx.moveTo(x, y - r);
+    ctx.lineTo(x + r * 0.8, y);
+    ctx.lineTo(x, y + r);
+    ctx.lineTo(x - r * 0.8, y);
+  } else {
+    ctx.arc(x, y, r * 0.85, 0, 2 * Math.PI);
+  }
+  ctx.closePath();
+  ctx.fill();
+  ctx.fillStyle = INK;
 }
 
 function legend(ctx, x, y, entries) {

@@ -4,9 +4,11 @@ The kernel-drawn explorer (:func:`helpers.explorers.sinusoidal_explorer`) sends 
 to Python, which recomputes the table, redraws a Matplotlib figure and sends a picture back. This
 one ships its JavaScript (``l04_sinusoidal.js``, beside this file) to the browser once: the script
 computes the table itself, PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i) with
-ω_i = base^(−2i/d_model) as :func:`helpers.sinusoidal` does, and draws it on a canvas, so a move
-never waits for the kernel. The values are still sent to Python (``widget.d_model`` and the others
-follow the sliders), and setting them from Python moves the sliders.
+ω_i = base^(−2i/d_model) as :func:`helpers.sinusoidal` does, and draws on a canvas the kernel-drawn
+explorer's three panels (the heatmap, the chosen position's vector, the sine of a few pairs over all
+positions), so a move never waits for the kernel. The lessons show this one; the kernel-drawn one
+stays as the reference the slider benchmarks compare it with. The values are still sent to Python
+(``widget.d_model`` and the others follow the sliders), and setting them from Python moves the sliders.
 
 The same script runs where no kernel does. The saved output carries, beside the widget view:
 
@@ -19,9 +21,10 @@ The same script runs where no kernel does. The saved output carries, beside the 
 What a test can read from the page: the widget's root element (class ``pe-sinusoidal``) carries
 ``data-pe-id``, ``data-d-model``, ``data-position``, ``data-length``, ``data-base`` and
 ``data-draws`` (how many times it has drawn), and ``globalThis.__pe_tables[<data-pe-id>]`` holds
-the table last drawn: ``{d_model, position, length, base, table, image, draw_ms}``, ``table`` a
+the table last drawn: ``{d_model, position, length, base, table, image, waves, draw_ms}``, ``table`` a
 Float64Array of length × d_model numbers row by row, ``image`` a canvas with one pixel per entry
-in the heatmap's colours (Matplotlib's RdBu_r, −1 to 1).
+in the heatmap's colours (Matplotlib's RdBu_r, −1 to 1), ``waves`` the waves drawn bottom right,
+fastest first, one ``{pair, wavelength, values}`` each (``values``: the length numbers sin(p·ω_i)).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from matplotlib.figure import Figure
 from ...live import IntRange
 from ...measure.l04_sinusoidal import sinusoidal_snapshot
 from ...plots import COLORS, COURSE_DPI, course_style, heatmap, watch_figure
-from ..l04_sinusoidal import BASE, D_MODEL
+from ..l04_sinusoidal import BASE, D_MODEL, WAVE_MARKS, _short_number, _wave_pairs
 
 ESM_PATH = Path(__file__).with_suffix(".js")
 ESM = ESM_PATH.read_text(encoding="utf-8")
@@ -142,10 +145,11 @@ class SinusoidalExplorer(anywidget.AnyWidget):
 
 def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 128,
                         base: float = 10000.0) -> SinusoidalExplorer:
-    """The sinusoidal table (length × d_model, the chosen position's row marked) and that row as
-    curves, with sliders over d_model (even, 2–1024), the position (0 to length − 1, following the
-    length), the length (8–1024, in steps of 8) and the base (10 to 10⁶, on a log scale), all
-    computed and drawn by the browser. See the module's docstring for what the page exposes."""
+    """The sinusoidal table (length × d_model, the chosen position's row marked), that row as curves
+    and the sine of a few frequency pairs (fastest, two middle ones, slowest) over all positions, with
+    sliders over d_model (even, 2–1024), the position (0 to length − 1, following the length), the
+    length (8–1024, in steps of 8) and the base (10 to 10⁶, on a log scale), all computed and drawn by
+    the browser. See the module's docstring for what the page exposes."""
     d_model = D_MODEL.check("d_model", d_model)
     length = LENGTH.check("length", length)
     position = _position_range(length).check("position", position)
@@ -153,7 +157,7 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     return SinusoidalExplorer(d_model=d_model, position=position, length=length, base=base)
 
 
-STILL_INCHES = (7.2, 3.5)
+STILL_INCHES = (7.2, 5.6)
 STILL_SIZE = {"width": round(STILL_INCHES[0] * COURSE_DPI), "height": round(STILL_INCHES[1] * COURSE_DPI)}
 
 
@@ -167,20 +171,26 @@ def _still_png(d_model: int, position: int, length: int, base: float) -> bytes:
 
 
 def still_figure(d_model: int, position: int, length: int, base: float) -> Figure:
-    """The browser's picture as a Matplotlib figure: the heatmap with the row marked, and the row."""
+    """The browser's picture as a Matplotlib figure: left, the heatmap with the row marked (and the
+    columns drawn as waves marked above it); top right, the row; bottom right, the sine column of a few
+    pairs over all positions, stacked, fastest on top, the position marked."""
     s = sinusoidal_snapshot(d_model, position, length, base)
     pe = s.table.numpy()
+    pairs = _wave_pairs(d_model // 2)
     with course_style():
         fig = Figure(figsize=STILL_INCHES, dpi=COURSE_DPI)
         FigureCanvasAgg(fig)
-        grid = fig.add_gridspec(1, 2, width_ratios=(1, 1.1), wspace=0.38, left=0.09, right=0.985, top=0.8,
-                                bottom=0.16)
-        ax_map, ax_vec = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
+        grid = fig.add_gridspec(2, 2, width_ratios=(1, 1.1), height_ratios=(1, 1), hspace=0.62, wspace=0.42,
+                                left=0.09, right=0.985, top=0.87, bottom=0.09)
+        ax_map, ax_vec, ax_wave = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
         # the browser's colours: RdBu_r, as its script draws the table (the browser tests compare them)
         im = heatmap(ax_map, pe, colorbar=False, xlabel="dimension", ylabel="position", cmap="RdBu_r")
         fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, ticks=[-1, 0, 1])
         ax_map.axhline(position, color="black", linewidth=1.6)
-        ax_map.set_title(f"PE: {length} positions × {d_model} dims,\nbase {base:g}", fontsize=10)
+        ax_map.set_title(f"PE: {length} positions × {d_model} dims,\nbase {base:g}", fontsize=10, pad=12)
+        for i, (colour, mark) in zip(pairs, WAVE_MARKS, strict=False):  # the columns drawn as waves
+            ax_map.plot([2 * i], [-0.5 - 0.012 * length], mark, color=colour, markersize=7, clip_on=False)
+        ax_map.set_ylim(length - 0.5, -0.5)  # the marks sit above the table, outside its limits
         dims = range(d_model)
         ax_vec.plot(dims[0::2], pe[position, 0::2], color=COLORS["blue"], linestyle="-", linewidth=1.2,
                     label="sin (even dims)")
@@ -192,4 +202,17 @@ def still_figure(d_model: int, position: int, length: int, base: float) -> Figur
         ax_vec.set_title(f"the vector PE[{position}]\n(norm {s.norm:.3g} = √(d/2))", fontsize=10, pad=22)
         ax_vec.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False, borderaxespad=0.1,
                       handlelength=1.8, columnspacing=1.0)
+        gap = 2.4
+        for j, (i, (colour, mark)) in enumerate(zip(pairs, WAVE_MARKS, strict=False)):
+            ax_wave.plot(range(length), pe[:, 2 * i] - gap * j, color=colour, linestyle="-", linewidth=1.2,
+                         marker=mark, markevery=[0], markersize=6, clip_on=False)
+            ax_wave.annotate(f"pair {i}\nλ={_short_number(float(s.wavelengths[i]))}", (0, -gap * j),
+                             xycoords=("axes fraction", "data"), xytext=(-8, 0), textcoords="offset points",
+                             ha="right", va="center", fontsize=9)
+        ax_wave.axvline(position, color="black", linewidth=1.0)
+        ax_wave.set_xlim(-0.5, length - 0.5)
+        ax_wave.set_ylim(-gap * 3 - 1.3, 1.3)
+        ax_wave.set_yticks([])
+        ax_wave.set_xlabel("position")
+        ax_wave.set_title("sin(p·ω_i) of a few pairs i, fastest on top", fontsize=10)
     return fig

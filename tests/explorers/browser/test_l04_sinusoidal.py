@@ -261,3 +261,111 @@ def test_the_stub_model_tells_its_listeners(tmp_path):
     })()"""
     assert run_script(ESM, program, tmp_path) == {"seen": [10], "now": 12,
                                                   "base": ["10\u2009000", "1\u2009000\u2009000", "17.8"]}
+
+
+def test_the_scripts_waves_are_the_kernel_explorers_pairs(tmp_path):
+    """The pairs drawn as waves (fastest, two middle ones, slowest) and their wavelengths' labels are
+    the kernel-drawn explorer's, for every d_model (Python's round sends halves to the even neighbour)."""
+    from helpers.explorers.l04_sinusoidal import _short_number, _wave_pairs
+
+    n_pairs = list(range(1, 513))
+    assert run_script(ESM, f"{json.dumps(n_pairs)}.map(n => m.wavePairs(n))", tmp_path) == \
+        [_wave_pairs(n) for n in n_pairs]
+    lengths = [6.283185307179586, 9.96, 19.87, 128.6, 999.4, 999.6, 54_351.0, 999_400.0, 999_600.0, 6.18e6]
+    assert run_script(ESM, f"{json.dumps(lengths)}.map(x => m.shortNumber(x))", tmp_path) == \
+        [_short_number(x) for x in lengths]
+
+
+# ---------------------------------------------------------------------------------------------
+# The script in Chromium: what it draws, slider ends included
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser). The Colab-like
+    environment (make test-colab) installs no browser driver: there this part is skipped, and
+    make test-unit runs it."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed here (requirements-test.txt installs it)")
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail(f"{CHROMIUM} not found (under CI the explorer's drawing must be checked)")
+        pytest.skip(f"{CHROMIUM} not found: apt-get install -y chromium")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield browser
+        browser.close()
+
+
+def open_page(browser, page_html: str):
+    """A page holding the explorer's saved HTML (its script mounted on a model without a kernel), at
+    device scale factor 2; returns the page, its explorer's root and the errors it reports."""
+    page = browser.new_page(viewport={"width": 1000, "height": 800}, device_scale_factor=2)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.set_content(f"<!doctype html><html><body>{page_html}</body></html>")
+    root = page.locator(".pe-sinusoidal")
+    root.wait_for(timeout=20_000)
+    return page, root, errors
+
+
+# From the lesson's start, every slider to its lower end, then every slider to its upper end
+# (the length first: the position's end follows it), each reached from the keyboard.
+WAVE_SETTINGS = [
+    ("start", [], {"d_model": 128, "position": 20, "length": 128, "base": 10000}),
+    ("lower ends", [("d_model", "Home"), ("length", "Home"), ("position", "Home"), ("base", "Home")],
+     {"d_model": 2, "position": 0, "length": 8, "base": 10}),
+    ("upper ends", [("d_model", "End"), ("length", "End"), ("position", "End"), ("base", "End")],
+     {"d_model": 1024, "position": 1023, "length": 1024, "base": 1e6}),
+]
+
+
+def test_chromium_draws_the_courses_waves_at_the_slider_ends(chromium):
+    from tests.browser.explorer_page import drawn, drawn_waves, table_problems, wait_for_values, wave_problems
+
+    page, root, errors = open_page(chromium, sinusoidal_explorer().static_html())
+    try:
+        seen = []
+        for name, keys, expected in WAVE_SETTINGS:
+            for control, key in keys:
+                root.locator(f'input[name="{control}"]').focus()
+                page.keyboard.press(key)
+            wait_for_values(root, **expected)
+            picture = drawn_waves(root)
+            assert picture["waves"], f"{name}: no waves drawn"
+            problems = wave_problems(picture)
+            assert not problems, f"{name} ({expected}):\n" + "\n".join(problems)
+            if expected["length"] * expected["d_model"] <= 128 * 128:  # the whole table where it is small
+                assert not table_problems(drawn(root)), table_problems(drawn(root))
+            seen.append((name, [w["pair"] for w in picture["waves"]], picture["draw_ms"]))
+            # the picture is drawn for the screen's pixels (device scale factor 2), never stretched
+            canvas = root.locator("canvas").evaluate("c => [c.width, c.height, c.getBoundingClientRect().width,"
+                                                     " c.getBoundingClientRect().height]")
+            assert canvas[0] == round(2 * canvas[2]) and canvas[1] == round(2 * canvas[3]), canvas
+        assert [pairs for _, pairs, _ in seen] == [[0, 8, 21, 63], [0], [0, 64, 170, 511]]
+        assert not errors, errors
+        print("waves checked; draw times: " + ", ".join(f"{name} {ms:.1f} ms" for name, _, ms in seen))
+    finally:
+        page.close()
+
+
+def test_the_wave_check_catches_a_wrong_column(chromium):
+    """The same check over a script that draws each pair's cosine column instead of its sine."""
+    right = "values[p] = table[p * v.d_model + 2 * i];"
+    assert ESM.count(right) == 1
+    page_html = sinusoidal_explorer().static_html().replace(right, "values[p] = table[p * v.d_model + 2 * i + 1];")
+    page, root, _ = open_page(chromium, page_html)
+    try:
+        from tests.browser.explorer_page import drawn_waves, wave_problems
+
+        problems = wave_problems(drawn_waves(root))
+        assert any("pair 8's wave differs from column 16 of H.sinusoidal(128, 128, 10000)" in p for p in problems), \
+            problems
+    finally:
+        page.close()
