@@ -15,7 +15,7 @@ from ..plots import COLORS, COURSE_DPI, EMPHASIS
 OMEGA = LogRange("ω", 1e-3, math.pi, step=0.01)
 
 
-@register(moves="omega", example={"length": 128})
+@register(moves="omega", example={"length": 128}, in_lesson=False)
 def sine_explorer(omega: float = 1.0, length: int = 50, max_length: int = 200) -> LiveFigure:
     """Positions 0 … L − 1 on the wave and on the circle, with sliders over ω (0.001 … π, log
     scale) and L (2 … ``max_length``).

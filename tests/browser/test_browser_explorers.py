@@ -85,3 +85,52 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
         assert problems == []
     finally:
         page.close()
+
+
+# each lesson that shows a bundled explorer: the words of the cell that builds it, the slider and key
+# pressed in JupyterLab, and the values that key reaches
+IN_LESSONS = {
+    "03_single_sine.ipynb": ("explorers.browser.sine_explorer(", "omega", "End", {"omega": math.pi, "length": 50},
+                             sine_error),
+}
+
+
+@pytest.mark.parametrize("notebook", sorted(IN_LESSONS))
+def test_in_jupyterlab_the_lessons_explorer_is_a_live_widget(lab, browser, notebook):
+    from .test_lab_sliders import errors_shown, run_all_cells, shut_down_kernels
+
+    words, slider, key, expected, error = IN_LESSONS[notebook]
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
+    console = []
+    page.on("console", lambda m: m.type == "error" and m.location.get("url", "").startswith(lab["base"])
+            and console.append(f"{m.text} ({m.location.get('url')})"))
+    page.on("pageerror", lambda e: console.append(str(e)))
+    try:
+        page.goto(f"{lab['base']}/lab/workspaces/bundled/tree/notebooks/{notebook}?reset&token={lab['token']}")
+        # a notebook from a clone is not trusted: before it runs, the saved output shows the still picture
+        cell = page.locator(".jp-CodeCell").filter(has_text=words)
+        cell.locator('.jp-OutputArea-output img[src^="data:image/png"]').wait_for(timeout=60_000)
+        assert page.locator(".pe-explorer").count() == 0
+        run_all_cells(page)
+        problems = errors_shown(page)
+        assert not problems, f"{notebook}: cells show errors:\n" + "\n---\n".join(problems)
+        root = page.locator(".jp-OutputArea-output .pe-explorer")
+        root.wait_for(timeout=30_000)
+        assert root.count() == 1 and page.locator(".pe-explorer-static").count() == 0
+        output = root.evaluate("r => r.closest('.jp-OutputArea-output').className")
+        assert "jp-RenderedHTML" not in output, f"rendered from the saved HTML ({output}), not as a widget"
+        root.scroll_into_view_if_needed()
+        before = int(root.get_attribute("data-draws"))
+        root.locator(f'input[name="{slider}"]').press(key)
+        page.wait_for_function(f"() => Number(document.querySelector('.jp-OutputArea-output .pe-explorer')"
+                               f".dataset.draws) > {before}", timeout=10_000)
+        state = root.evaluate("r => globalThis.__pe_explorers[r.dataset.peId]")
+        assert state["values"] == pytest.approx(expected, rel=1e-12)
+        assert error(state["drawn"], state["values"]) < 1e-6
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        root.screenshot(path=str(ARTIFACTS / f"{notebook[:-6]}-bundled-explorer.png"))
+        assert not console, f"console errors: {console}"
+    finally:
+        page.close()
+        shut_down_kernels(lab)
+

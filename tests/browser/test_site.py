@@ -38,6 +38,7 @@ from pathlib import Path
 import pytest
 
 from .common import ARTIFACTS, CHROMIUM, NOTEBOOKS, ROOT, unavailable
+from .test_browser_explorers import IN_LESSONS as BUNDLED_IN_LESSONS
 
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 AXE = ROOT / "site" / "node_modules" / "axe-core" / "axe.min.js"
@@ -516,8 +517,10 @@ def test_only_the_browser_explorer_saves_html_beside_a_picture_or_a_widget():
             for out in cell.get("outputs", []):
                 data = out.get("data", {})
                 if "text/html" in data and ({"image/png", "application/vnd.jupyter.widget-view+json"} & set(data)):
-                    carrying.append((stem, 'class="pe-sinusoidal-static"' in "".join(data["text/html"])))
-    assert carrying == [("04_sinusoidal", True)]
+                    saved = "".join(data["text/html"])
+                    static = 'class="pe-sinusoidal-static"' in saved or 'class="pe-explorer-static"' in saved
+                    carrying.append((stem, static))
+    assert carrying == [("03_single_sine", True), ("04_sinusoidal", True)]
 
 
 def browser_explorer_problems(browser, base: str, shot: str | None = None) -> tuple[list[str], list[dict]]:
@@ -576,3 +579,27 @@ def test_the_explorer_check_catches_a_wrong_formula(browser, site, tmp_path):
         server.shutdown()
         server.server_close()
     assert any("the drawn table differs from H.sinusoidal(128, 128, 10000)" in p for p in problems), problems
+
+
+# ---------------------------------------------------------------------------------------------
+# The explorers built on the course's bundles (test_browser_explorers.py): on the site, with no kernel
+@pytest.mark.parametrize("notebook", sorted(BUNDLED_IN_LESSONS))
+def test_on_the_site_the_lessons_explorer_moves_without_a_kernel(browser, base, notebook):
+    words, slider, key, expected, error = BUNDLED_IN_LESSONS[notebook]
+    problems: list[str] = []
+    context, page = local_page(browser, base, problems)
+    try:
+        page.goto(f"{base}/notebooks/{notebook[:-6]}.html", wait_until="load")
+        root = page.locator(".pe-explorer")
+        root.wait_for(timeout=20_000)
+        assert root.count() == 1 and page.locator(".pe-explorer-static .pe-fallback").count() == 0
+        before = int(root.get_attribute("data-draws"))
+        root.locator(f'input[name="{slider}"]').press(key)
+        page.wait_for_function(f"() => Number(document.querySelector('.pe-explorer').dataset.draws) > {before}",
+                               timeout=10_000)
+        state = root.evaluate("r => globalThis.__pe_explorers[r.dataset.peId]")
+        assert state["values"] == pytest.approx(expected, rel=1e-12)
+        assert error(state["drawn"], state["values"]) < 1e-6
+        assert not problems, problems
+    finally:
+        context.close()

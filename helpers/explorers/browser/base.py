@@ -42,6 +42,23 @@ def bundle_source(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+STILL_COLOURS = 96  # a still's palette: its lines, dots and colour maps need no more
+
+
+def compact_png(fig: Figure, dpi: float) -> bytes:
+    """``fig`` as a PNG of at most STILL_COLOURS colours: a quarter of the bytes of a full-colour one,
+    which a saved notebook carries twice (the picture, and inside the page's HTML)."""
+    from PIL import Image  # Matplotlib's own dependency
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, facecolor="white")
+    buffer.seek(0)
+    image = Image.open(buffer).convert("RGB").quantize(colors=STILL_COLOURS, method=Image.Quantize.MEDIANCUT)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
 class BrowserExplorer(anywidget.AnyWidget):
     """A browser-drawn explorer. A subclass sets ``_esm`` (its bundle), its synced traits, ``names``
     (the traits the sliders move, in order), ``still_inches``, and defines ``still_figure()`` and
@@ -67,9 +84,7 @@ class BrowserExplorer(anywidget.AnyWidget):
     def still_png(self) -> bytes:
         fig = self.still_figure()
         watch_figure(fig, COURSE_DPI)  # checked with the lesson's figures in the course's own runs
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=2 * COURSE_DPI)
-        return buffer.getvalue()
+        return compact_png(fig, 2 * COURSE_DPI)
 
     def still_size(self) -> dict:
         return {"width": round(self.still_inches[0] * COURSE_DPI), "height": round(self.still_inches[1] * COURSE_DPI)}
