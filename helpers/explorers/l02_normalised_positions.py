@@ -12,7 +12,7 @@ from ..measure.l02_normalised_positions import compare_lengths
 from ..plots import COLORS, COURSE_DPI, EMPHASIS
 
 
-@register(moves="length_a")
+@register(moves="length_a", in_lesson=False)
 def normalised_explorer(length_a: int = 5, length_b: int = 12, max_length: int = 40) -> LiveFigure:
     """Two sentences' normalised codes, with a slider for each length (2 … ``max_length``).
 

@@ -35,9 +35,25 @@ def sine_error(drawn: dict, values: dict) -> float:
         abs(drawn["neighbour_gap"] - ref.neighbour_gap), abs(drawn["turns"] - ref.turns)))
 
 
+def normalised_error(drawn: dict, values: dict) -> float:
+    ref = H.compare_lengths(values["length_a"], values["length_b"])
+    if [tuple(pair) for pair in drawn["shared"]] != ref.shared:
+        return math.inf
+    return float(max(np.abs(np.asarray(drawn["codes_a"]) - ref.codes_a.numpy()).max(),
+                     np.abs(np.asarray(drawn["codes_b"]) - ref.codes_b.numpy()).max(),
+                     abs(drawn["step_a"] - ref.step_a), abs(drawn["step_b"] - ref.step_b),
+                     abs(drawn["second_a"] - ref.second_a), abs(drawn["second_b"] - ref.second_b)))
+
+
 # each explorer: its builder's call, the keys pressed (slider name, key) and the values they must reach,
 # and the function that measures how far what was drawn is from the Python reference
 CASES = {
+    "l02 normalised": (lambda: explorers.browser.normalised_explorer(length_a=5, length_b=12),
+                       [(None, None, {"length_a": 5, "length_b": 12}),
+                        ("length_a", "End", {"length_a": 40, "length_b": 12}),
+                        ("length_b", "Home", {"length_a": 40, "length_b": 2}),
+                        ("length_a", "ArrowLeft", {"length_a": 39, "length_b": 2})],
+                       normalised_error),
     "l03 sine": (lambda: explorers.browser.sine_explorer(omega=0.3, length=50),
                  [(None, None, {"omega": 0.3, "length": 50}),
                   ("omega", "End", {"omega": math.pi, "length": 50}),
@@ -90,6 +106,8 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
 # each lesson that shows a bundled explorer: the words of the cell that builds it, the slider and key
 # pressed in JupyterLab, and the values that key reaches
 IN_LESSONS = {
+    "02_normalised_positions.ipynb": ("explorers.browser.normalised_explorer(", "length_a", "End",
+                                      {"length_a": 40, "length_b": 12}, normalised_error),
     "03_single_sine.ipynb": ("explorers.browser.sine_explorer(", "omega", "End", {"omega": math.pi, "length": 50},
                              sine_error),
 }

@@ -9,7 +9,8 @@ They are not in :data:`helpers.live.REGISTRY`, which holds the kernel-drawn ones
 their tests are ``tests/explorers/browser/`` and ``tests/browser/test_lab_anywidget.py``.
 """
 
+from .l02_normalised_positions import normalised_explorer
 from .l03_single_sine import sine_explorer
 from .l04_sinusoidal import sinusoidal_explorer
 
-__all__ = ["sine_explorer", "sinusoidal_explorer"]
+__all__ = ["normalised_explorer", "sine_explorer", "sinusoidal_explorer"]

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import json
 import re
 import uuid
@@ -47,6 +46,7 @@ from ...live import IntRange
 from ...measure.l04_sinusoidal import sinusoidal_snapshot
 from ...plots import COLORS, COURSE_DPI, course_style, heatmap, watch_figure
 from ..l04_sinusoidal import BASE, D_MODEL, WAVE_MARKS, _short_number, _wave_pairs
+from .base import compact_png
 
 ESM_PATH = Path(__file__).with_suffix(".js")
 ESM = ESM_PATH.read_text(encoding="utf-8")
@@ -165,9 +165,7 @@ def _still_png(d_model: int, position: int, length: int, base: float) -> bytes:
     """The browser's picture, drawn by Matplotlib: :func:`still_figure` as PNG bytes."""
     fig = still_figure(d_model, position, length, base)
     watch_figure(fig, COURSE_DPI)  # checked with the lesson's figures in the course's own runs
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=2 * COURSE_DPI)  # twice the pixels of STILL_SIZE: sharp on 2× screens
-    return buf.getvalue()
+    return compact_png(fig, 2 * COURSE_DPI)  # twice the pixels of STILL_SIZE: sharp on 2× screens
 
 
 def still_figure(d_model: int, position: int, length: int, base: float) -> Figure:

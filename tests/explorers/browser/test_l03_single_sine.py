@@ -109,18 +109,3 @@ def test_the_check_catches_a_wrong_formula(tmp_path):
                 in zip(SETTINGS, snapshots_from_the_bundle(tmp_path, wrong), strict=True))
     assert worst > 0.1
 
-
-def test_the_lessons_saved_explorer_weighs_at_most_300_kb():
-    """The cell's outputs (the widget view, the still picture, the page's HTML with the bundle) and the
-    widget's saved state (which holds the bundle again) of the explorer lesson 03 shows."""
-    import nbformat
-
-    nb = nbformat.read(Path(__file__).resolve().parents[3] / "notebooks" / "03_single_sine.ipynb", as_version=4)
-    cells = [c for c in nb.cells if c.cell_type == "code" and "explorers.browser.sine_explorer(" in c.source]
-    assert len(cells) == 1
-    outputs = json.dumps(cells[0].outputs)
-    models = [o["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] for o in cells[0].outputs
-              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    saved = len(outputs) + sum(len(json.dumps(state[m])) for m in models)
-    assert models and saved <= 300 * 1024, f"{saved / 1024:.0f} KB"
