@@ -11,7 +11,7 @@ from ..measure.l05_rotation_matrix import shift_snapshot
 from ..plots import COURSE_DPI, EMPHASIS
 
 
-@register(moves="k", example={"d_model": 512})
+@register(moves="k", example={"d_model": 512}, in_lesson=False)
 def clock_hands_explorer(d_model: int = 16, k: int = 10, position: int = 0, base: float = 10000.0,
                          max_k: int = 200, n_clocks: int = 8) -> LiveFigure:
     """For a few pairs i (spread from fastest to slowest), the point (sin pω_i, cos pω_i) drawn

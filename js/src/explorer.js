@@ -60,12 +60,13 @@ function fromSlider(control, position) {
  *   name: the explorer's name (data-explorer);
  *   controls: [{name, label, min, max, step, log?, integer?, format(value)}]; min and max may be
  *     functions of the current values (a position that ends at length - 1);
+ *   constants: names of the model's other values that draw reads (set by the builder, no slider);
  *   layout(width): {width, height} of the canvas for a container `width` CSS px wide;
  *   draw(ctx, values, size): draws and returns the numbers it drew (for the tests);
  *   describe(values): the canvas's text alternative.
  * Returns anywidget's clean-up function.
  */
-export function mount({ model, el }, { name, controls, layout, draw, describe, maxWidth = 860 }) {
+export function mount({ model, el }, { name, controls, constants = [], layout, draw, describe, maxWidth = 860 }) {
   const registry = (globalThis.__pe_explorers = globalThis.__pe_explorers || {});
   globalThis.__pe_next_id = (globalThis.__pe_next_id || 0) + 1;
   const id = `pe-${name}-${globalThis.__pe_next_id}`;
@@ -85,7 +86,8 @@ export function mount({ model, el }, { name, controls, layout, draw, describe, m
   root.append(style, bar, canvas);
   el.appendChild(root);
 
-  const values = () => Object.fromEntries(controls.map((c) => [c.name, model.get(c.name)]));
+  const names = [...controls.map((c) => c.name), ...constants];
+  const values = () => Object.fromEntries(names.map((n) => [n, model.get(n)]));
   const limit = (bound, v) => (typeof bound === "function" ? bound(v) : bound);
   const inputs = {};
   const outputs = {};

@@ -45,6 +45,17 @@ def normalised_error(drawn: dict, values: dict) -> float:
                      abs(drawn["second_a"] - ref.second_a), abs(drawn["second_b"] - ref.second_b)))
 
 
+def clock_error(drawn: dict, values: dict) -> float:
+    from helpers.explorers.browser.l05_rotation_matrix import clock_pairs
+    from helpers.measure.l05_rotation_matrix import shift_snapshot
+
+    if drawn["pairs"] != clock_pairs(values["d_model"], values["n_clocks"]):
+        return math.inf
+    ref = shift_snapshot(values["k"], values["position"], values["d_model"], values["base"])
+    return float(max(np.abs(np.asarray(drawn[name]) - getattr(ref, name).double().numpy()).max()
+                     for name in ("start", "moved", "omega", "turns")))
+
+
 # each explorer: its builder's call, the keys pressed (slider name, key) and the values they must reach,
 # and the function that measures how far what was drawn is from the Python reference
 CASES = {
@@ -54,6 +65,13 @@ CASES = {
                         ("length_b", "Home", {"length_a": 40, "length_b": 2}),
                         ("length_a", "ArrowLeft", {"length_a": 39, "length_b": 2})],
                        normalised_error),
+    "l05 clock hands": (lambda: explorers.browser.clock_hands_explorer(d_model=16, k=10),
+                        [(None, None, {"k": 10, "position": 0, "d_model": 16, "base": 10000, "n_clocks": 8}),
+                         ("k", "Home", {"k": -200, "position": 0, "d_model": 16, "base": 10000, "n_clocks": 8}),
+                         ("position", "End", {"k": -200, "position": 200, "d_model": 16, "base": 10000,
+                                              "n_clocks": 8}),
+                         ("k", "End", {"k": 200, "position": 200, "d_model": 16, "base": 10000, "n_clocks": 8})],
+                        clock_error),
     "l03 sine": (lambda: explorers.browser.sine_explorer(omega=0.3, length=50),
                  [(None, None, {"omega": 0.3, "length": 50}),
                   ("omega", "End", {"omega": math.pi, "length": 50}),
@@ -106,6 +124,8 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
 # each lesson that shows a bundled explorer: the words of the cell that builds it, the slider and key
 # pressed in JupyterLab, and the values that key reaches
 IN_LESSONS = {
+    "05_rotation_matrix.ipynb": ("explorers.browser.clock_hands_explorer(", "k", "End",
+                                 {"k": 200, "position": 0, "d_model": 16, "base": 10000, "n_clocks": 8}, clock_error),
     "02_normalised_positions.ipynb": ("explorers.browser.normalised_explorer(", "length_a", "End",
                                       {"length_a": 40, "length_b": 12}, normalised_error),
     "03_single_sine.ipynb": ("explorers.browser.sine_explorer(", "omega", "End", {"omega": math.pi, "length": 50},

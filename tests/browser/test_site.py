@@ -520,7 +520,8 @@ def test_only_the_browser_explorer_saves_html_beside_a_picture_or_a_widget():
                     saved = "".join(data["text/html"])
                     static = 'class="pe-sinusoidal-static"' in saved or 'class="pe-explorer-static"' in saved
                     carrying.append((stem, static))
-    assert carrying == [("02_normalised_positions", True), ("03_single_sine", True), ("04_sinusoidal", True)]
+    assert carrying == [("02_normalised_positions", True), ("03_single_sine", True), ("04_sinusoidal", True),
+                        ("05_rotation_matrix", True)]
 
 
 def browser_explorer_problems(browser, base: str, shot: str | None = None) -> tuple[list[str], list[dict]]:

@@ -12,5 +12,6 @@ their tests are ``tests/explorers/browser/`` and ``tests/browser/test_lab_anywid
 from .l02_normalised_positions import normalised_explorer
 from .l03_single_sine import sine_explorer
 from .l04_sinusoidal import sinusoidal_explorer
+from .l05_rotation_matrix import clock_hands_explorer
 
-__all__ = ["normalised_explorer", "sine_explorer", "sinusoidal_explorer"]
+__all__ = ["clock_hands_explorer", "normalised_explorer", "sine_explorer", "sinusoidal_explorer"]

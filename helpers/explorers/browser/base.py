@@ -87,7 +87,8 @@ class BrowserExplorer(anywidget.AnyWidget):
         return compact_png(fig, 2 * COURSE_DPI)
 
     def still_size(self) -> dict:
-        return {"width": round(self.still_inches[0] * COURSE_DPI), "height": round(self.still_inches[1] * COURSE_DPI)}
+        width, height = self.still_inches
+        return {"width": round(width * COURSE_DPI), "height": round(height * COURSE_DPI)}
 
     def static_html(self, png: bytes | None = None) -> str:
         png = self.still_png() if png is None else png

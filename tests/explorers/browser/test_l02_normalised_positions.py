@@ -74,6 +74,6 @@ def test_the_bundles_numbers_are_the_courses(tmp_path):
 def test_the_check_catches_a_wrong_formula(tmp_path):
     right = BUNDLE.read_text(encoding="utf-8")
     # p / L instead of p / (L - 1), in the one function that makes a sentence's codes
-    wrong, planted = re.subn(r"\(\w+,(\w+)\)=>\1/\((\w+)-1\)\)", r"(_,\1)=>\1/\2)", right)
+    wrong, planted = re.subn(r"\([\w$]+,([\w$]+)\)=>\1/\(([\w$]+)-1\)\)", r"(_,\1)=>\1/\2)", right)
     assert planted == 1, "the codes' formula is not found in the bundle"
     assert max(error(c, a, b) for (a, b), c in zip(SETTINGS, from_the_bundle(tmp_path, wrong), strict=True)) > 0.01

@@ -102,8 +102,8 @@ def test_the_bundles_numbers_are_the_courses(tmp_path):
 def test_the_check_catches_a_wrong_formula(tmp_path):
     # the snapshot's wave as cos(ω·p), not sin(ω·p): in the bundle, the one loop that fills both
     right = BUNDLE.read_text(encoding="utf-8")
-    wrong, planted = re.subn(r"\]=Math\.sin\((\w+\*\w+)\),(\w+\[\w+\])=Math\.cos\(", r"]=Math.cos(\1),\2=Math.cos(",
-                             right)
+    loop = r"\]=Math\.sin\(([\w$]+\*[\w$]+)\),([\w$]+\[[\w$]+\])=Math\.cos\("
+    wrong, planted = re.subn(loop, r"]=Math.cos(\1),\2=Math.cos(", right)
     assert planted == 1, "the snapshot's loop is not found in the bundle"
     worst = max(pair_errors(s, omega, length) for (omega, length), s
                 in zip(SETTINGS, snapshots_from_the_bundle(tmp_path, wrong), strict=True))

@@ -1,0 +1,165 @@
+// Built by `make bundle` from js/src/l05_rotation_matrix.js (the course's MIT licence) and these npm packages:
+// d3-array 3.2.5 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// d3-color 3.1.1 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// d3-format 3.1.3 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// d3-interpolate 3.0.2 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// d3-path 3.1.1 (ISC):
+// Copyright 2015-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// d3-scale 4.0.3 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// d3-scale-chromatic 3.1.1 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// 
+// Apache-Style Software License for ColorBrewer software and ColorBrewer Color Schemes
+// 
+// Copyright 2002 Cynthia Brewer, Mark Harrower, and The Pennsylvania State University
+// 
+// Licensed under the Apache License, Version 2.0 (the "License"); you may not use
+// this file except in compliance with the License. You may obtain a copy of the
+// License at
+// 
+// http://www.apache.org/licenses/LICENSE-2.0
+// 
+// Unless required by applicable law or agreed to in writing, software distributed
+// under the License is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR
+// CONDITIONS OF ANY KIND, either express or implied. See the License for the
+// specific language governing permissions and limitations under the License.
+// d3-shape 3.2.1 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// d3-time 3.1.1 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+// d3-time-format 4.1.1 (ISC):
+// Copyright 2010-2026 Mike Bostock
+// 
+// Permission to use, copy, modify, and/or distribute this software for any purpose
+// with or without fee is hereby granted, provided that the above copyright notice
+// and this permission notice appear in all copies.
+// 
+// THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES WITH
+// REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF MERCHANTABILITY AND
+// FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR ANY SPECIAL, DIRECT,
+// INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES WHATSOEVER RESULTING FROM LOSS
+// OF USE, DATA OR PROFITS, WHETHER IN AN ACTION OF CONTRACT, NEGLIGENCE OR OTHER
+// TORTIOUS ACTION, ARISING OUT OF OR IN CONNECTION WITH THE USE OR PERFORMANCE OF
+// THIS SOFTWARE.
+function mt(t){return Math.abs(t=Math.round(t))>=1e21?t.toLocaleString("en").replace(/,/g,""):t.toString(10)}function R(t,n){if(!isFinite(t)||t===0)return null;var r=(t=n?t.toExponential(n-1):t.toExponential()).indexOf("e"),e=t.slice(0,r);return[e.length>1?e[0]+e.slice(2):e,+t.slice(r+1)]}function ht(t){return t=R(Math.abs(t)),t?t[1]:NaN}function ut(t,n){return function(r,e){for(var o=r.length,a=[],f=0,h=t[0],s=0;o>0&&h>0&&(s+h+1>e&&(h=Math.max(1,e-s)),a.push(r.substring(o-=h,o+h)),!((s+=h+1)>e));)h=t[f=(f+1)%t.length];return a.reverse().join(n)}}function ct(t){return function(n){return n.replace(/[0-9]/g,function(r){return t[+r]})}}var dt=/^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$/i;function K(t){if(!(n=dt.exec(t)))throw new Error("invalid format: "+t);var n;return new x({fill:n[1],align:n[2],sign:n[3],symbol:n[4],zero:n[5],width:n[6],comma:n[7],precision:n[8]&&n[8].slice(1),trim:n[9],type:n[10]})}K.prototype=x.prototype;function x(t){this.fill=t.fill===void 0?" ":t.fill+"",this.align=t.align===void 0?">":t.align+"",this.sign=t.sign===void 0?"-":t.sign+"",this.symbol=t.symbol===void 0?"":t.symbol+"",this.zero=!!t.zero,this.width=t.width===void 0?void 0:+t.width,this.comma=!!t.comma,this.precision=t.precision===void 0?void 0:+t.precision,this.trim=!!t.trim,this.type=t.type===void 0?"":t.type+""}x.prototype.toString=function(){return this.fill+this.align+this.sign+this.symbol+(this.zero?"0":"")+(this.width===void 0?"":Math.max(1,this.width|0))+(this.comma?",":"")+(this.precision===void 0?"":"."+Math.max(0,this.precision|0))+(this.trim?"~":"")+this.type};function pt(t){t:for(var n=t.length,r=1,e=-1,o;r<n;++r)switch(t[r]){case".":e=o=r;break;case"0":e===0&&(e=r),o=r;break;default:if(!+t[r])break t;e>0&&(e=0);break}return e>0?t.slice(0,e)+t.slice(o+1):t}var W;function gt(t,n){var r=R(t,n);if(!r)return W=void 0,t.toPrecision(n);var e=r[0],o=r[1],a=o-(W=Math.max(-8,Math.min(8,Math.floor(o/3)))*3)+1,f=e.length;return a===f?e:a>f?e+new Array(a-f+1).join("0"):a>0?e.slice(0,a)+"."+e.slice(a):"0."+new Array(1-a).join("0")+R(t,Math.max(0,n+a-1))[0]}function J(t,n){var r=R(t,n);if(!r)return t+"";var e=r[0],o=r[1];return o<0?"0."+new Array(-o).join("0")+e:e.length>o+1?e.slice(0,o+1)+"."+e.slice(o+1):e+new Array(o-e.length+2).join("0")}var Q={"%":(t,n)=>(t*100).toFixed(n),b:t=>Math.round(t).toString(2),c:t=>t+"",d:mt,e:(t,n)=>t.toExponential(n),f:(t,n)=>t.toFixed(n),g:(t,n)=>t.toPrecision(n),o:t=>Math.round(t).toString(8),p:(t,n)=>J(t*100,n),r:J,s:gt,X:t=>Math.round(t).toString(16).toUpperCase(),x:t=>Math.round(t).toString(16)};function tt(t){return t}var nt=Array.prototype.map,et=["y","z","a","f","p","n","\xB5","m","","k","M","G","T","P","E","Z","Y"];function yt(t){var n=t.grouping===void 0||t.thousands===void 0?tt:ut(nt.call(t.grouping,Number),t.thousands+""),r=t.currency===void 0?"":t.currency[0]+"",e=t.currency===void 0?"":t.currency[1]+"",o=t.decimal===void 0?".":t.decimal+"",a=t.numerals===void 0?tt:ct(nt.call(t.numerals,String)),f=t.percent===void 0?"%":t.percent+"",h=t.minus===void 0?"\u2212":t.minus+"",s=t.nan===void 0?"NaN":t.nan+"";function c(m,g){m=K(m);var w=m.fill,S=m.align,E=m.sign,T=m.symbol,p=m.zero,_=m.width,k=m.comma,P=m.precision,I=m.trim,y=m.type;y==="n"?(k=!0,y="g"):Q[y]||(P===void 0&&(P=12),I=!0,y="g"),(p||w==="0"&&S==="=")&&(p=!0,w="0",S="=");var D=(g&&g.prefix!==void 0?g.prefix:"")+(T==="$"?r:T==="#"&&/[boxX]/.test(y)?"0"+y.toLowerCase():""),z=(T==="$"?e:/[%p]/.test(y)?f:"")+(g&&g.suffix!==void 0?g.suffix:""),j=Q[y],N=/[defgprs%]/.test(y);P=P===void 0?6:/[gprs]/.test(y)?Math.max(1,Math.min(21,P)):Math.max(0,Math.min(20,P));function l(i){var d=D,u=z,b,L,C;if(y==="c")u=j(i)+u,i="";else{i=+i;var F=i<0||1/i<0;if(i=isNaN(i)?s:j(Math.abs(i),P),I&&(i=pt(i)),F&&+i==0&&E!=="+"&&(F=!1),d=(F?E==="("?E:h:E==="-"||E==="("?"":E)+d,u=(y==="s"&&!isNaN(i)&&W!==void 0?et[8+W/3]:"")+u+(F&&E==="("?")":""),N){for(b=-1,L=i.length;++b<L;)if(C=i.charCodeAt(b),48>C||C>57){u=(C===46?o+i.slice(b+1):i.slice(b))+u,i=i.slice(0,b);break}}}k&&!p&&(i=n(i,1/0));var A=d.length+i.length+u.length,M=A<_?new Array(_-A+1).join(w):"";switch(k&&p&&(i=n(M+i,M.length?_-u.length:1/0),M=""),S){case"<":i=d+i+u+M;break;case"=":i=d+M+i+u;break;case"^":i=M.slice(0,A=M.length>>1)+d+i+u+M.slice(A);break;default:i=M+d+i+u;break}return a(i)}return l.toString=function(){return m+""},l}function $(m,g){var w=Math.max(-8,Math.min(8,Math.floor(ht(g)/3)))*3,S=Math.pow(10,-w),E=c((m=K(m),m.type="f",m),{suffix:et[8+w/3]});return function(T){return E(S*T)}}return{format:c,formatPrefix:$}}var O,B,Mt;bt({thousands:",",grouping:[3],currency:["$",""]});function bt(t){return O=yt(t),B=O.format,Mt=O.formatPrefix,O}var wt={blue:"#0072B2",vermillion:"#D55E00",green:"#009E73",purple:"#CC79A7",orange:"#E69F00",sky:"#56B4E9",yellow:"#F0E442",black:"#000000"},H=wt.vermillion,v="#222";var ot="#bfbfbf",V='"DejaVu Sans", "Helvetica Neue", Arial, sans-serif',it=13,Y=12;function at(t,n,r){let e=globalThis.devicePixelRatio||1;t.width=Math.round(n*e),t.height=Math.round(r*e),t.style.width=`${n}px`,t.style.height=`${r}px`;let o=t.getContext("2d");return o.setTransform(e,0,0,e,0,0),o.clearRect(0,0,n,r),o}function rt(t){return String(t).replace(/^-/,"\u2212")}function U(t,n=3){if(t===0)return"0";let r=Math.floor(Math.log10(Math.abs(t)));if(r<-4||r>=n){let[e,o]=t.toExponential(n-1).split("e"),a=e.includes(".")?e.replace(/\.?0+$/,""):e,f=o[0]==="-"?"-":"+";return rt(`${a}e${f}${o.slice(1).padStart(2,"0")}`)}return rt(B(`.${n}~g`)(t))}function X(t,n,r,e,{align:o="left",baseline:a="alphabetic",px:f=it,colour:h=v,weight:s=""}={}){t.font=`${s?s+" ":""}${f}px ${V}`,t.fillStyle=h,t.textAlign=o,t.textBaseline=a,t.fillText(n,r,e)}function st(t,n,r,e,{px:o=it,gap:a=4,align:f="left",colour:h=v}={}){n.forEach((s,c)=>X(t,s,r,e+c*(o+a),{align:f,baseline:"top",px:o,colour:h}))}function kt(t){let n={...t},r=new Map;return{get:e=>n[e],set(e,o){if(n[e]!==o){n[e]=o;for(let a of r.get(`change:${e}`)||[])a()}},on(e,o){r.has(e)||r.set(e,[]),r.get(e).push(o)},off(e,o){if(!e)return r.clear();r.set(e,(r.get(e)||[]).filter(a=>a!==o))},save_changes(){},send(){}}}var Pt=`
+.pe-explorer { font-family: ${V}; color: ${v}; max-width: 100%; }
+.pe-explorer .pe-controls { display: flex; flex-wrap: wrap; gap: 6px 22px; margin: 4px 0 6px; }
+.pe-explorer label { display: inline-flex; align-items: center; gap: 8px; font-size: 14px; white-space: nowrap; }
+.pe-explorer label span { min-width: 4.6em; }
+.pe-explorer input[type=range] { width: 170px; margin: 0; }
+.pe-explorer output { display: inline-block; min-width: 4.5em; font-variant-numeric: tabular-nums; }
+.pe-explorer canvas { display: block; }
+`;function G(t,n){return t.log?Math.log10(n):n}function St(t,n){return t.log?Number(Math.pow(10,n).toPrecision(12)):t.integer?Math.round(n):n}function lt({model:t,el:n},{name:r,controls:e,constants:o=[],layout:a,draw:f,describe:h,maxWidth:s=860}){let c=globalThis.__pe_explorers=globalThis.__pe_explorers||{};globalThis.__pe_next_id=(globalThis.__pe_next_id||0)+1;let $=`pe-${r}-${globalThis.__pe_next_id}`,m=document.createElement("div");m.className="pe-explorer",Object.assign(m.dataset,{explorer:r,peId:$,draws:"0"}),m.dataset.lmSuppressShortcuts="true",m.addEventListener("keydown",l=>l.stopPropagation());let g=document.createElement("style");g.textContent=Pt;let w=document.createElement("div");w.className="pe-controls";let S=document.createElement("canvas");S.setAttribute("role","img"),m.append(g,w,S),n.appendChild(m);let E=[...e.map(l=>l.name),...o],T=()=>Object.fromEntries(E.map(l=>[l,t.get(l)])),p=(l,i)=>typeof l=="function"?l(i):l,_={},k={};for(let l of e){let i=document.createElement("label"),d=document.createElement("span");d.textContent=l.label;let u=document.createElement("input");u.type="range",u.name=l.name,u.step=l.step,u.setAttribute("aria-label",l.label);let b=document.createElement("output");i.append(d,u,b),w.appendChild(i),_[l.name]=u,k[l.name]=b,u.addEventListener("input",()=>{let L=p(l.max,T()),C=Number(u.value),F=C>G(l,L)-l.step?L:St(l,C);t.set(l.name,F);let A=T();for(let M of e){let q=p(M.min,A),Z=p(M.max,A);A[M.name]>Z&&t.set(M.name,Z),A[M.name]<q&&t.set(M.name,q)}t.save_changes()})}function P(l){for(let i of e){let d=_[i.name];d.min=G(i,p(i.min,l)),d.max=G(i,p(i.max,l));let u=G(i,l[i.name]);Math.abs(Number(d.value)-u)>1e-9&&(d.value=u);let b=i.format?i.format(l[i.name]):String(l[i.name]);k[i.name].textContent=b,d.setAttribute("aria-valuetext",b)}}let I=0;function y(){let l=performance.now(),i=T();P(i);let d=a(I||Math.min(s,n.clientWidth||s)),u=at(S,d.width,d.height),b=f(u,i,d);S.setAttribute("aria-label",h(i,b));let L=performance.now()-l;c[$]={values:i,drawn:b,draw_ms:L},m.dataset.draws=String(Number(m.dataset.draws)+1)}let D=!1,z=()=>{D||(D=!0,queueMicrotask(()=>{D=!1,y()}))};for(let l of e)t.on(`change:${l.name}`,z);let j=()=>{let l=Math.min(s,Math.floor(m.clientWidth||n.clientWidth||s));l>0&&l!==I&&(I=l,y())},N=typeof ResizeObserver=="function"?new ResizeObserver(j):null;return N&&N.observe(m),j(),I||y(),()=>{for(let l of e)t.off(`change:${l.name}`,z);N&&N.disconnect(),delete c[$]}}function ft(t,n){let r=t/2,e=Math.min(n,r),o=f=>{let h=Math.round(f);return Math.abs(f%1)===.5&&h%2!==0?h-1:h},a=new Set;for(let f=0;f<e;f++)a.add(o(e===1?0:f*(r-1)/(e-1)));return[...a].sort((f,h)=>f-h)}function Et(t,n,r,e){let o=r/2,a=Float64Array.from({length:o},(s,c)=>Math.pow(e,-2*c/r)),f=new Float64Array(r),h=new Float64Array(r);for(let s=0;s<o;s++){f[2*s]=Math.sin(n*a[s]),f[2*s+1]=Math.cos(n*a[s]);let c=Math.cos(t*a[s]),$=Math.sin(t*a[s]);h[2*s]=f[2*s]*c+f[2*s+1]*$,h[2*s+1]=f[2*s+1]*c-f[2*s]*$}return{start:f,moved:h,omega:a,turns:a.map(s=>t*s/(2*Math.PI))}}function _t(t){let n=Math.max(300,Math.min(t,860)),r=n>=600?4:2;return{width:n,cols:r}}function $t(t){let n=U(t);return t>=0?`+${n}`:n}function Tt(t,n,r){let e=ft(n.d_model,n.n_clocks),o=Et(n.k,n.position,n.d_model,n.base),a=`k = ${n.k}.   grey: PE(${n.position}),   vermillion: M_k\xB7PE(${n.position}) = PE(${n.position+n.k})`;st(t,r.cols===4?[a]:[`k = ${n.k}.   grey: PE(${n.position}),`,`vermillion: M_k\xB7PE(${n.position}) = PE(${n.position+n.k})`],8,4);let f=r.cols===4?30:48,h=(r.width-16)/r.cols,s=Math.min(h*.36,70);return e.forEach((c,$)=>{let m=8+h*($%r.cols)+h/2,g=f+44+Math.floor($/r.cols)*(2*s+70)+s*1.15,w=(p,_,k=s)=>[m+k*p,g-k*_];X(t,`pair ${c}: \u03C9=${U(o.omega[c])}`,m,g-s*1.15-36,{align:"center",baseline:"top",px:Y}),X(t,`k\xB7\u03C9/2\u03C0 = ${$t(o.turns[c])} turns`,m,g-s*1.15-20,{align:"center",baseline:"top",px:Y}),t.setLineDash([]),t.strokeStyle=ot,t.lineWidth=1,t.beginPath(),t.arc(m,g,s,0,2*Math.PI),t.stroke(),t.fillStyle="#4d4d4d",t.beginPath(),t.arc(m,g,2,0,2*Math.PI),t.fill();let S=(p,_,k,P)=>{t.strokeStyle=k,t.lineWidth=P,t.beginPath(),t.moveTo(m,g),t.lineTo(...w(p,_)),t.stroke()};S(o.start[2*c],o.start[2*c+1],"#999999",2);let E=Math.max(-2*Math.PI,Math.min(2*Math.PI,2*Math.PI*o.turns[c])),T=n.position*o.omega[c];t.save(),t.globalAlpha=.5,t.strokeStyle=H,t.lineWidth=2.5,t.beginPath();for(let p=0;p<=60;p++){let _=T+E*p/60,[k,P]=w(Math.sin(_),Math.cos(_),s*1.1);p===0?t.moveTo(k,P):t.lineTo(k,P)}t.stroke(),t.restore(),S(o.moved[2*c],o.moved[2*c+1],H,2.5),t.fillStyle=H,t.beginPath(),t.arc(...w(o.moved[2*c],o.moved[2*c+1]),4.5,0,2*Math.PI),t.fill()}),{pairs:e,start:Array.from(o.start),moved:Array.from(o.moved),omega:Array.from(o.omega),turns:Array.from(o.turns)}}function At(t,n){return`Clock hands of pairs ${n.pairs.join(", ")} of PE(${t.position}) (grey) and of PE(${t.position+t.k}) (vermillion), turned by k = ${t.k}.`}function It({model:t,el:n}){let r=t.get("max_k")||200,e=o=>ft(o.d_model,o.n_clocks).length;return lt({model:t,el:n},{name:"clock-hands",controls:[{name:"k",label:"offset k",min:-r,max:r,step:1,integer:!0},{name:"position",label:"start p",min:0,max:r,step:1,integer:!0}],constants:["d_model","base","n_clocks"],layout:o=>{let a=_t(o),f=(a.width-16)/a.cols,h=Math.min(f*.36,70),s=Math.ceil(e({d_model:t.get("d_model"),n_clocks:t.get("n_clocks")})/a.cols);return{...a,height:(a.cols===4?30:48)+44+s*(2*h+70)}},draw:Tt,describe:At})}var Ot={render:It};export{ft as clockPairs,Ot as default,Et as shiftSnapshot,kt as stubModel};
