@@ -13,7 +13,7 @@ from ..measure.l06_rope import rope_pair_view, scores_by_offset
 from ..plots import COLORS, COURSE_DPI
 
 
-@register(moves="m")
+@register(moves="m", in_lesson=False)
 def rope_explorer(q=None, k=None, m: int = 3, n: int = 1, pair: int = 0, base: float = 10000.0,
                   max_position: int = 64) -> LiveFigure:
     """A query at position m and a key at position n, rotated by RoPE (interleaved pairs).

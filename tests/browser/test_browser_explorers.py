@@ -56,6 +56,20 @@ def clock_error(drawn: dict, values: dict) -> float:
                      for name in ("start", "moved", "omega", "turns")))
 
 
+def rope_error(drawn: dict, values: dict) -> float:
+    import torch
+
+    q, k = torch.tensor(values["q"], dtype=torch.float64), torch.tensor(values["k"], dtype=torch.float64)
+    ref = H.rope_pair_view(q, k, values["m"], values["n"], values["pair"], values["base"])
+    profile = H.scores_by_offset(q, k, torch.tensor(drawn["offsets"]), values["base"]).numpy()
+    if drawn["offsets"] != list(range(-values["max_position"], values["max_position"] + 1)):
+        return math.inf
+    return float(max(np.abs(np.asarray(drawn["q_xy"]) - ref.q_xy).max(),
+                     np.abs(np.asarray(drawn["k_xy"]) - ref.k_xy).max(), abs(drawn["pair_score"] - ref.pair_score),
+                     abs(drawn["score"] - ref.score),
+                     abs(drawn["offset"] - ref.offset), np.abs(np.asarray(drawn["profile"]) - profile).max()))
+
+
 # each explorer: its builder's call, the keys pressed (slider name, key) and the values they must reach,
 # and the function that measures how far what was drawn is from the Python reference
 CASES = {
@@ -72,6 +86,13 @@ CASES = {
                                               "n_clocks": 8}),
                          ("k", "End", {"k": 200, "position": 200, "d_model": 16, "base": 10000, "n_clocks": 8})],
                         clock_error),
+    "l06 rope": (lambda: explorers.browser.rope_explorer(m=3, n=1, pair=1),
+                 [(None, None, {"m": 3, "n": 1, "pair": 1}),
+                  ("m", "End", {"m": 64, "n": 1, "pair": 1}),
+                  ("pair", "End", {"m": 64, "n": 1, "pair": 15}),
+                  ("n", "End", {"m": 64, "n": 64, "pair": 15}),
+                  ("m", "Home", {"m": 0, "n": 64, "pair": 15})],
+                 rope_error),
     "l03 sine": (lambda: explorers.browser.sine_explorer(omega=0.3, length=50),
                  [(None, None, {"omega": 0.3, "length": 50}),
                   ("omega", "End", {"omega": math.pi, "length": 50}),
@@ -106,7 +127,8 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
                                        timeout=10000)
             state = page.evaluate("() => globalThis.__pe_explorers[document.querySelector('.pe-explorer')"
                                   ".dataset.peId]")
-            assert state["values"] == pytest.approx(expected, rel=1e-12), (slider, key)
+            reached = {name: state["values"][name] for name in expected}
+            assert reached == pytest.approx(expected, rel=1e-12), (slider, key)
             assert error(state["drawn"], state["values"]) < 1e-6, (slider, key, state["values"])
             canvas = page.locator(".pe-explorer canvas")
             box = canvas.bounding_box()
@@ -124,6 +146,7 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
 # each lesson that shows a bundled explorer: the words of the cell that builds it, the slider and key
 # pressed in JupyterLab, and the values that key reaches
 IN_LESSONS = {
+    "06_rope.ipynb": ("explorers.browser.rope_explorer(", "m", "End", {"m": 64, "n": 1, "pair": 1}, rope_error),
     "05_rotation_matrix.ipynb": ("explorers.browser.clock_hands_explorer(", "k", "End",
                                  {"k": 200, "position": 0, "d_model": 16, "base": 10000, "n_clocks": 8}, clock_error),
     "02_normalised_positions.ipynb": ("explorers.browser.normalised_explorer(", "length_a", "End",
@@ -163,7 +186,7 @@ def test_in_jupyterlab_the_lessons_explorer_is_a_live_widget(lab, browser, noteb
         page.wait_for_function(f"() => Number(document.querySelector('.jp-OutputArea-output .pe-explorer')"
                                f".dataset.draws) > {before}", timeout=10_000)
         state = root.evaluate("r => globalThis.__pe_explorers[r.dataset.peId]")
-        assert state["values"] == pytest.approx(expected, rel=1e-12)
+        assert {name: state["values"][name] for name in expected} == pytest.approx(expected, rel=1e-12)
         assert error(state["drawn"], state["values"]) < 1e-6
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         root.screenshot(path=str(ARTIFACTS / f"{notebook[:-6]}-bundled-explorer.png"))

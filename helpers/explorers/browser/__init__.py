@@ -13,5 +13,6 @@ from .l02_normalised_positions import normalised_explorer
 from .l03_single_sine import sine_explorer
 from .l04_sinusoidal import sinusoidal_explorer
 from .l05_rotation_matrix import clock_hands_explorer
+from .l06_rope import rope_explorer
 
-__all__ = ["clock_hands_explorer", "normalised_explorer", "sine_explorer", "sinusoidal_explorer"]
+__all__ = ["clock_hands_explorer", "normalised_explorer", "rope_explorer", "sine_explorer", "sinusoidal_explorer"]
