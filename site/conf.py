@@ -152,7 +152,7 @@ STILL_EXPLORER_NOTE = ("Here the explorer is a still picture, at its saved setti
 
 def is_still_explorer(cell: dict) -> bool:
     """A cell whose explorer the site can only show as its saved picture: a widget view with no text/html
-    beside it (lesson 04's browser-drawn explorer saves text/html and runs on the page)."""
+    beside it (a browser-drawn explorer saves text/html and runs on the page)."""
     return any(WIDGET_VIEW in out.get("data", {}) and "text/html" not in out["data"]
                for out in cell.get("outputs", []))
 
