@@ -163,8 +163,8 @@ EXERCISE_NOTE = ("This exercise is checked where Python runs: open this lesson i
 
 class WhereItRunsNote(SphinxTransform):
     """Under each explorer the site shows as a still picture (or not at all, where that picture is shown
-    just above), and under each exercise stub (whose saved output says "not attempted yet"), one line
-    saying where it runs."""
+    just above), and under each exercise stub, in place of its saved output (which says "not attempted
+    yet"), one line saying where it runs."""
 
     default_priority = 402
 
@@ -179,6 +179,10 @@ class WhereItRunsNote(SphinxTransform):
             if is_still_explorer(source):
                 cell += nodes.paragraph(text=STILL_EXPLORER_NOTE, classes=["where-it-runs"])
             elif "exercise" in source.get("metadata", {}).get("tags", []):
+                # the stub's saved output speaks to a learner in a notebook ("not attempted yet", "replace
+                # None", H.hint): on the site the task and where to run it are said instead
+                for output in [c for c in cell.children if c.get("nb_element") == "cell_code_output"]:
+                    cell.remove(output)
                 cell += nodes.paragraph(text=EXERCISE_NOTE, classes=["where-it-runs"])
 
 

@@ -13,12 +13,13 @@ from ..measure.l08_train_short_test_long import TRAINED_SCHEMES, ShortContextRun
 from ..plots import COLORS, COURSE_DPI
 from ..training import SHORT_CONTEXT
 
-# One colour and one dash pattern per scheme, shared with the lesson's static figures: schemes whose
-# colours come close under deuteranopia (learned and alibi, rope and t5) differ in their dashes.
+# One colour and one dash pattern per scheme, shared with the lesson's static figures: no two schemes share
+# a dash pattern, so they differ in greyscale too (sinusoidal and rope turn the same grey).
 SCHEME_COLORS = {"none": "0.35", "sinusoidal": COLORS["blue"], "learned": COLORS["purple"],
                  "rope": COLORS["vermillion"], "alibi": COLORS["green"], "t5": COLORS["orange"]}
 # as seaborn's ``dashes`` takes them ("" solid, else on/off lengths in line widths)
-SCHEME_DASHES = {"none": (1, 1.5), "sinusoidal": "", "learned": (3.7, 1.6), "rope": "", "alibi": (6.4, 1.6, 1, 1.6),
+SCHEME_DASHES = {"none": (1, 1.5), "sinusoidal": "", "learned": (3.7, 1.6), "rope": (9, 2.5),
+                 "alibi": (6.4, 1.6, 1, 1.6),
                  "t5": (5, 1.5, 1, 1.5, 1, 1.5)}
 # and as Matplotlib's ``linestyle``
 SCHEME_LINESTYLES = {name: (0, dashes) if dashes else "-" for name, dashes in SCHEME_DASHES.items()}

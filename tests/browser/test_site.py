@@ -409,6 +409,9 @@ def test_lesson_page(browser, base, stem):
     notes = [n for n in facts["whereItRuns"] if "sliders move where Python runs" in n]
     if len(notes) != expect["still_explorers"]:
         problems.append(f"{len(notes)} notes on where sliders move, {expect['still_explorers']} still explorers")
+    if "not attempted yet" in facts["text"]:
+        problems.append("an exercise stub's notebook output (\"not attempted yet\") is shown; the site says where "
+                        "to run it instead")
     notes = [n for n in facts["whereItRuns"] if "This exercise is checked where Python runs" in n]
     if len(notes) != len(expect["stubs"]):
         problems.append(f"{len(notes)} notes on where exercises run, {len(expect['stubs'])} exercise stubs")
