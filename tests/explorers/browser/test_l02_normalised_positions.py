@@ -5,10 +5,7 @@ tests/browser/test_browser_explorers.py. Under CI (CI=true) a missing Node.js is
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import matplotlib
@@ -23,8 +20,8 @@ from helpers import explorers  # noqa: E402
 from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
 from helpers.explorers.browser.l02_normalised_positions import NormalisedExplorer, normalised_explorer  # noqa: E402
 
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-NODE = shutil.which("node")
+from .node import evaluate  # noqa: E402
+
 BUNDLE = BUNDLE_DIR / "l02_normalised_positions.js"
 SETTINGS = [(2, 2), (40, 40), (5, 12), (13, 37), (2, 40), (21, 31)]
 
@@ -42,19 +39,9 @@ def test_the_lesson_reaches_it_and_arguments_are_checked():
 
 
 def from_the_bundle(tmp_path: Path, bundle: str = "") -> list[dict]:
-    if NODE is None:
-        if IN_CI:
-            pytest.fail("node not found (under CI the bundle's tests must run)")
-        pytest.skip("node (Node.js) not found")
-    path = tmp_path / "l02.mjs"
-    path.write_text(bundle or BUNDLE.read_text(encoding="utf-8"))
     calls = ", ".join(f"m.compareLengths({a}, {b})" for a, b in SETTINGS)
-    program = (f"const m = await import({json.dumps(path.as_uri())});\n"
-               f"process.stdout.write(JSON.stringify([{calls}].map((c) => ({{...c, codesA: Array.from(c.codesA), "
-               "codesB: Array.from(c.codesB)}))));")
-    done = subprocess.run([NODE, "--input-type=module", "-e", program], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout)
+    return evaluate(tmp_path, bundle or BUNDLE.read_text(encoding="utf-8"),
+                    f"[{calls}].map((c) => ({{...c, codesA: Array.from(c.codesA), codesB: Array.from(c.codesB)}}))")
 
 
 def error(c: dict, a: int, b: int) -> float:

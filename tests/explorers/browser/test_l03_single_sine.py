@@ -9,10 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import math
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import matplotlib
@@ -27,8 +24,8 @@ from helpers import explorers  # noqa: E402
 from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
 from helpers.explorers.browser.l03_single_sine import SineExplorer, sine_explorer  # noqa: E402
 
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-NODE = shutil.which("node")
+from .node import evaluate  # noqa: E402
+
 BUNDLE = BUNDLE_DIR / "l03_single_sine.js"
 # the sliders' ends (ω 0.001 and π, L 2 and 200) and settings between, where the pairs are mirror
 # images, repeats after a turn and small steps
@@ -62,20 +59,10 @@ def test_the_saved_output_carries_the_bundle_a_picture_and_a_description():
 
 
 def snapshots_from_the_bundle(tmp_path: Path, bundle: str = "") -> list[dict]:
-    if NODE is None:
-        if IN_CI:
-            pytest.fail("node not found (under CI the bundle's tests must run)")
-        pytest.skip("node (Node.js) not found")
-    path = tmp_path / "l03.mjs"
-    path.write_text(bundle or BUNDLE.read_text(encoding="utf-8"))
     calls = ", ".join(f"m.sineSnapshot({omega!r}, {length})" for omega, length in SETTINGS)
-    program = (f"const m = await import({json.dumps(path.as_uri())});\n"
-               f"const out = [{calls}].map((s) => ({{values: Array.from(s.values), cos: Array.from(s.cos), "
-               "wave: s.wave, circle: s.circle, neighbour: s.neighbour, turns: s.turns}));\n"
-               "process.stdout.write(JSON.stringify(out));")
-    done = subprocess.run([NODE, "--input-type=module", "-e", program], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout)
+    return evaluate(tmp_path, bundle or BUNDLE.read_text(encoding="utf-8"),
+                    f"[{calls}].map((s) => ({{values: Array.from(s.values), cos: Array.from(s.cos), "
+                    "wave: s.wave, circle: s.circle, neighbour: s.neighbour, turns: s.turns}))")
 
 
 def pair_errors(s: dict, omega: float, length: int) -> float:

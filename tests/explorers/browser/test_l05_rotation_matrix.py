@@ -5,10 +5,7 @@ between. Drawing in Chromium: tests/browser/test_browser_explorers.py. Under CI 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import matplotlib
@@ -23,8 +20,8 @@ from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
 from helpers.explorers.browser.l05_rotation_matrix import ClockHandsExplorer, clock_hands_explorer, clock_pairs  # noqa: E402
 from helpers.measure.l05_rotation_matrix import shift_snapshot  # noqa: E402
 
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-NODE = shutil.which("node")
+from .node import evaluate  # noqa: E402
+
 BUNDLE = BUNDLE_DIR / "l05_rotation_matrix.js"
 # (k, position, d_model, base): the sliders' ends (k ±200, p 0 and 200) and the lesson's start
 SETTINGS = [(10, 0, 16, 10000.0), (-200, 0, 16, 10000.0), (200, 200, 16, 10000.0), (7, 33, 512, 500000.0),
@@ -47,21 +44,11 @@ def test_the_lesson_reaches_it_and_arguments_are_checked():
 
 
 def from_the_bundle(tmp_path: Path, bundle: str = "") -> dict:
-    if NODE is None:
-        if IN_CI:
-            pytest.fail("node not found (under CI the bundle's tests must run)")
-        pytest.skip("node (Node.js) not found")
-    path = tmp_path / "l05.mjs"
-    path.write_text(bundle or BUNDLE.read_text(encoding="utf-8"))
     shifts = ", ".join(f"m.shiftSnapshot({k}, {p}, {d}, {b!r})" for k, p, d, b in SETTINGS)
     pairs = ", ".join(f"m.clockPairs({d}, {n})" for d, n in PAIRS)
-    program = (f"const m = await import({json.dumps(path.as_uri())});\n"
-               f"const shifts = [{shifts}].map((s) => Object.fromEntries(Object.entries(s).map(([k, v]) => "
-               "[k, Array.from(v)])));\n"
-               f"process.stdout.write(JSON.stringify({{shifts, pairs: [{pairs}]}}));")
-    done = subprocess.run([NODE, "--input-type=module", "-e", program], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout)
+    return evaluate(tmp_path, bundle or BUNDLE.read_text(encoding="utf-8"),
+                    f"{{shifts: [{shifts}].map((s) => Object.fromEntries(Object.entries(s).map(([k, v]) => "
+                    f"[k, Array.from(v)]))), pairs: [{pairs}]}}")
 
 
 def worst(out: dict) -> float:

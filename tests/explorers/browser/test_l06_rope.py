@@ -5,10 +5,7 @@ Chromium: tests/browser/test_browser_explorers.py. Under CI a missing Node.js fa
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import matplotlib
@@ -24,8 +21,8 @@ from helpers import explorers  # noqa: E402
 from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
 from helpers.explorers.browser.l06_rope import RopeExplorer, rope_explorer  # noqa: E402
 
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-NODE = shutil.which("node")
+from .node import evaluate  # noqa: E402
+
 BUNDLE = BUNDLE_DIR / "l06_rope.js"
 Q, K = torch.randn(2, 32, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
 SETTINGS = [(3, 1, 1, 10000.0), (0, 0, 0, 10000.0), (64, 64, 15, 10000.0), (64, 0, 0, 100.0), (0, 64, 7, 1e6)]
@@ -48,21 +45,10 @@ def test_the_lesson_reaches_it_and_arguments_are_checked():
 
 
 def from_the_bundle(tmp_path: Path, bundle: str = "") -> list[dict]:
-    if NODE is None:
-        if IN_CI:
-            pytest.fail("node not found (under CI the bundle's tests must run)")
-        pytest.skip("node (Node.js) not found")
-    path = tmp_path / "l06.mjs"
-    path.write_text(bundle or BUNDLE.read_text(encoding="utf-8"))
-    q, k = json.dumps(Q.tolist()), json.dumps(K.tolist())
-    offsets = json.dumps(OFFSETS)
-    calls = ", ".join(f"{{view: m.pairView(q, k, {a}, {b}, {p}, {base!r}), "
-                      f"profile: m.scoresByOffset(q, k, {offsets}, {base!r})}}" for a, b, p, base in SETTINGS)
-    program = (f"const m = await import({json.dumps(path.as_uri())});\nconst q = {q}, k = {k};\n"
-               f"process.stdout.write(JSON.stringify([{calls}]));")
-    done = subprocess.run([NODE, "--input-type=module", "-e", program], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout)
+    q, k, offsets = json.dumps(Q.tolist()), json.dumps(K.tolist()), json.dumps(OFFSETS)
+    calls = ", ".join(f"{{view: m.pairView({q}, {k}, {a}, {b}, {p}, {base!r}), "
+                      f"profile: m.scoresByOffset({q}, {k}, {offsets}, {base!r})}}" for a, b, p, base in SETTINGS)
+    return evaluate(tmp_path, bundle or BUNDLE.read_text(encoding="utf-8"), f"[{calls}]")
 
 
 def worst(out: list[dict]) -> float:
