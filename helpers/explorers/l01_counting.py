@@ -18,7 +18,7 @@ NO_INDEX, FEATURE, ADDED = "0.45", COLORS["blue"], COLORS["vermillion"]
 LENGTH = Choice("length L", COUNTING_LENGTHS, as_slider=True, width="420px")
 
 
-@register(moves="length", example={"length": 128})
+@register(moves="length", example={"length": 128}, in_lesson=False)
 def counting_explorer(length: int = 1000, shown_keys: int = 20) -> LiveFigure:
     """The raw index as a position signal, over sequence lengths L = 4 … 100 000 (values 1-2-5
     per decade; other lengths snap to the nearest of them).

@@ -45,12 +45,14 @@ const STYLE = `
 .pe-explorer canvas { display: block; }
 `;
 
-/** The slider position of a value: its log10 on a log slider. */
+/** The slider position of a value: its log10 on a log slider, its index on a slider over options. */
 function toSlider(control, value) {
+  if (control.options) return control.options.indexOf(value);
   return control.log ? Math.log10(value) : value;
 }
 
 function fromSlider(control, position) {
+  if (control.options) return control.options[Math.round(position)];
   if (control.log) return Number(Math.pow(10, position).toPrecision(12));
   return control.integer ? Math.round(position) : position;
 }
@@ -58,7 +60,8 @@ function fromSlider(control, position) {
 /**
  * Mount an explorer on `el`, bound to `model`.
  *   name: the explorer's name (data-explorer);
- *   controls: [{name, label, min, max, step, log?, integer?, format(value)}]; min and max may be
+ *   controls: [{name, label, min, max, step, log?, integer?, options?, format(value)}] (options: the
+ *     values a slider steps through, min and max their first and last); min and max may be
  *     functions of the current values (a position that ends at length - 1);
  *   constants: names of the model's other values that draw reads (set by the builder, no slider);
  *   layout(width): {width, height} of the canvas for a container `width` CSS px wide;

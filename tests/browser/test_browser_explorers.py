@@ -70,6 +70,19 @@ def rope_error(drawn: dict, values: dict) -> float:
                      abs(drawn["offset"] - ref.offset), np.abs(np.asarray(drawn["profile"]) - profile).max()))
 
 
+def counting_error(drawn: dict, values: dict) -> float:
+    length = values["length"]
+    plain, feature = H.counting_snapshot(length, mode="none"), H.counting_snapshot(length, mode="feature")
+    added = H.counting_snapshot(length, mode="added")
+    n = min(20, length)
+    return float(max(abs(drawn["sizes"][0] - feature.embedding_rms), abs(drawn["sizes"][1] - (length - 1)),
+                     abs(drawn["sizes"][2] - feature.max_logit) / feature.max_logit,
+                     np.abs(np.asarray(drawn["weights_none"]) - plain.weights.flip(0)[:n].numpy()).max(),
+                     np.abs(np.asarray(drawn["weights_feature"]) - feature.weights.flip(0)[:n].numpy()).max(),
+                     abs(drawn["entropy"][0] - plain.entropy), abs(drawn["entropy"][1] - feature.entropy),
+                     abs(drawn["entropy"][2] - added.entropy)))
+
+
 # each explorer: its builder's call, the keys pressed (slider name, key) and the values they must reach,
 # and the function that measures how far what was drawn is from the Python reference
 CASES = {
@@ -93,6 +106,10 @@ CASES = {
                   ("n", "End", {"m": 64, "n": 64, "pair": 15}),
                   ("m", "Home", {"m": 0, "n": 64, "pair": 15})],
                  rope_error),
+    "l01 counting": (lambda: explorers.browser.counting_explorer(length=1000),
+                     [(None, None, {"length": 1000}), ("length", "End", {"length": 100000}),
+                      ("length", "Home", {"length": 4}), ("length", "ArrowRight", {"length": 5})],
+                     counting_error),
     "l03 sine": (lambda: explorers.browser.sine_explorer(omega=0.3, length=50),
                  [(None, None, {"omega": 0.3, "length": 50}),
                   ("omega", "End", {"omega": math.pi, "length": 50}),
@@ -146,6 +163,7 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
 # each lesson that shows a bundled explorer: the words of the cell that builds it, the slider and key
 # pressed in JupyterLab, and the values that key reaches
 IN_LESSONS = {
+    "01_counting.ipynb": ("explorers.browser.counting_explorer(", "length", "End", {"length": 100000}, counting_error),
     "06_rope.ipynb": ("explorers.browser.rope_explorer(", "m", "End", {"m": 64, "n": 1, "pair": 1}, rope_error),
     "05_rotation_matrix.ipynb": ("explorers.browser.clock_hands_explorer(", "k", "End",
                                  {"k": 200, "position": 0, "d_model": 16, "base": 10000, "n_clocks": 8}, clock_error),
