@@ -23,7 +23,7 @@ def _example() -> dict:
     return {"mha": mha, "x": x, "tokens": tokens, "position": sinusoidal(len(tokens), 16)}
 
 
-@register(moves="order", example=_example)
+@register(moves="order", example=_example, in_lesson=False)
 def order_explorer(mha, x, tokens: list[str], position) -> LiveFigure:
     """Attention maps of the tokens in the chosen order, without and with a position signal, and
     how far the mean-pooled output moves from the original order's, as two bars with their

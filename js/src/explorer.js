@@ -116,6 +116,7 @@ export function mount({ model, el }, { name, controls, constants = [], layout, d
       model.set(control.name, value);
       const v = values(); // a control whose range follows this one is kept inside it
       for (const other of controls) {
+        if (other.options) continue; // a list of values has no range to keep inside
         const lo = limit(other.min, v), hi = limit(other.max, v);
         if (v[other.name] > hi) model.set(other.name, hi);
         if (v[other.name] < lo) model.set(other.name, lo);

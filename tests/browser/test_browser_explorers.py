@@ -21,6 +21,12 @@ from helpers import explorers  # noqa: E402
 from .common import ARTIFACTS  # noqa: E402
 
 
+def reached(values: dict, expected: dict) -> bool:
+    """Whether the page's slider values are the expected ones: numbers to 1e-12, text exactly."""
+    return all(values[name] == value if isinstance(value, str) else values[name] == pytest.approx(value, rel=1e-12)
+               for name, value in expected.items())
+
+
 def sine_error(drawn: dict, values: dict) -> float:
     ref = H.sine_snapshot(values["omega"], values["length"])
     circle = ref.circle.numpy()
@@ -83,6 +89,33 @@ def counting_error(drawn: dict, values: dict) -> float:
                      abs(drawn["entropy"][2] - added.entropy)))
 
 
+def order_error(drawn: dict, values: dict) -> float:
+    from helpers.explorers.l00_order_blindness import _example
+    from helpers.measure.l00_order_blindness import order_snapshot
+
+    example = _example()
+    order = tuple(drawn["order"])
+    if " ".join(example["tokens"][i] for i in order) != values["order"]:
+        return math.inf
+    ref = order_snapshot(example["mha"], example["x"], order, example["position"])
+    return float(max(np.abs(np.asarray(drawn["weights_plain"]) - ref.weights_plain.numpy()).max(),
+                     np.abs(np.asarray(drawn["weights_with_position"]) - ref.weights_with_position.numpy()).max(),
+                     abs(drawn["moved"][0] - ref.moved_plain), abs(drawn["moved"][1] - ref.moved_with_position)))
+
+
+def order_truths(drawn: dict, values: dict) -> float:
+    """For any layer and tokens (a lesson's own): each attention row sums to 1, and without a position signal
+    the pooled output does not move when the tokens are reordered (attention is order-blind)."""
+    rows = np.asarray(drawn["weights_plain"] + drawn["weights_with_position"]).sum(axis=1)
+    return float(max(np.abs(rows - 1).max(), abs(drawn["moved"][0])))
+
+
+def _order_explorer():
+    from helpers.explorers.l00_order_blindness import _example
+
+    return explorers.browser.order_explorer(**_example())
+
+
 # each explorer: its builder's call, the keys pressed (slider name, key) and the values they must reach,
 # and the function that measures how far what was drawn is from the Python reference
 CASES = {
@@ -110,6 +143,10 @@ CASES = {
                      [(None, None, {"length": 1000}), ("length", "End", {"length": 100000}),
                       ("length", "Home", {"length": 4}), ("length", "ArrowRight", {"length": 5})],
                      counting_error),
+    "l00 order": (_order_explorer,
+                  [(None, None, {"order": "dog bites man"}), ("order", "End", {"order": "man bites dog"}),
+                   ("order", "ArrowLeft", {"order": "man dog bites"}), ("order", "Home", {"order": "dog bites man"})],
+                  order_error),
     "l03 sine": (lambda: explorers.browser.sine_explorer(omega=0.3, length=50),
                  [(None, None, {"omega": 0.3, "length": 50}),
                   ("omega", "End", {"omega": math.pi, "length": 50}),
@@ -144,8 +181,7 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
                                        timeout=10000)
             state = page.evaluate("() => globalThis.__pe_explorers[document.querySelector('.pe-explorer')"
                                   ".dataset.peId]")
-            reached = {name: state["values"][name] for name in expected}
-            assert reached == pytest.approx(expected, rel=1e-12), (slider, key)
+            assert reached(state["values"], expected), (slider, key, state["values"])
             assert error(state["drawn"], state["values"]) < 1e-6, (slider, key, state["values"])
             canvas = page.locator(".pe-explorer canvas")
             box = canvas.bounding_box()
@@ -163,6 +199,7 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
 # each lesson that shows a bundled explorer: the words of the cell that builds it, the slider and key
 # pressed in JupyterLab, and the values that key reaches
 IN_LESSONS = {
+    "00_order_blindness.ipynb": ("explorers.browser.order_explorer(", "order", "End", {}, order_truths),
     "01_counting.ipynb": ("explorers.browser.counting_explorer(", "length", "End", {"length": 100000}, counting_error),
     "06_rope.ipynb": ("explorers.browser.rope_explorer(", "m", "End", {"m": 64, "n": 1, "pair": 1}, rope_error),
     "05_rotation_matrix.ipynb": ("explorers.browser.clock_hands_explorer(", "k", "End",
@@ -204,7 +241,7 @@ def test_in_jupyterlab_the_lessons_explorer_is_a_live_widget(lab, browser, noteb
         page.wait_for_function(f"() => Number(document.querySelector('.jp-OutputArea-output .pe-explorer')"
                                f".dataset.draws) > {before}", timeout=10_000)
         state = root.evaluate("r => globalThis.__pe_explorers[r.dataset.peId]")
-        assert {name: state["values"][name] for name in expected} == pytest.approx(expected, rel=1e-12)
+        assert reached(state["values"], expected), state["values"]
         assert error(state["drawn"], state["values"]) < 1e-6
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         root.screenshot(path=str(ARTIFACTS / f"{notebook[:-6]}-bundled-explorer.png"))

@@ -9,6 +9,7 @@ They are not in :data:`helpers.live.REGISTRY`, which holds the kernel-drawn ones
 their tests are ``tests/explorers/browser/`` and ``tests/browser/test_lab_anywidget.py``.
 """
 
+from .l00_order_blindness import order_explorer
 from .l01_counting import counting_explorer
 from .l02_normalised_positions import normalised_explorer
 from .l03_single_sine import sine_explorer
@@ -16,5 +17,5 @@ from .l04_sinusoidal import sinusoidal_explorer
 from .l05_rotation_matrix import clock_hands_explorer
 from .l06_rope import rope_explorer
 
-__all__ = ["clock_hands_explorer", "counting_explorer", "normalised_explorer", "rope_explorer", "sine_explorer",
-           "sinusoidal_explorer"]
+__all__ = ["clock_hands_explorer", "counting_explorer", "normalised_explorer", "order_explorer", "rope_explorer",
+           "sine_explorer", "sinusoidal_explorer"]
