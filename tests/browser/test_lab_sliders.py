@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from .common import ARTIFACTS, NOTEBOOKS
+from .common import ARTIFACTS, NOTEBOOKS, VIEW_MIME
 
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 CONTROL_MODELS = {"IntSliderModel", "FloatSliderModel", "FloatLogSliderModel", "SelectionSliderModel",
@@ -60,11 +60,21 @@ REACT_WITHIN_S = 20.0  # a deadline for a change, not a speed bar (that is bench
 
 
 def widget_controls(path: Path) -> dict[str, str]:
-    """description → model name of the value controls saved in a notebook's widget state."""
+    """description → model name of the value controls a notebook shows: those its outputs' widget views
+    reach in its saved widget state (a widget built only to draw a picture, and never shown, is not one)."""
     nb = nbformat.read(path, as_version=4)
     state = nb.metadata.get("widgets", {}).get(STATE_MIME, {}).get("state", {})
-    return {m["state"].get("description"): m["model_name"] for m in state.values()
-            if m.get("model_name") in CONTROL_MODELS}
+    todo = [out["data"][VIEW_MIME]["model_id"] for cell in nb.cells if cell.cell_type == "code"
+            for out in cell.get("outputs", []) if VIEW_MIME in out.get("data", {})]
+    shown: set[str] = set()
+    while todo:
+        model_id = todo.pop()
+        if model_id in shown or model_id not in state:
+            continue
+        shown.add(model_id)
+        todo += [child.removeprefix("IPY_MODEL_") for child in state[model_id]["state"].get("children") or []]
+    return {state[m]["state"].get("description"): state[m]["model_name"] for m in shown
+            if state[m].get("model_name") in CONTROL_MODELS}
 
 
 def test_every_lesson_with_controls_has_a_registered_explorer():
