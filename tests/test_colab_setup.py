@@ -268,9 +268,10 @@ def test_check_release_fails_without_the_tag_or_after_helpers_change_and_a_relea
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(dest)]
     subprocess.run([*GIT, "clone", "--quiet", "--no-tags", str(ROOT), str(dest)], check=True)
     version = setup_cell.course_version(dest)
-    bare = tmp_path / "origin-without-tags.git"  # fault 1: the tag every setup cell names exists nowhere
+    bare = tmp_path / "origin-with-other-tags.git"  # fault 1: the tag every setup cell names exists nowhere
     subprocess.run([*GIT, "init", "--quiet", "--bare", str(bare)], check=True)
-    subprocess.run([*git, "push", "--quiet", str(bare), "HEAD:refs/heads/main"], check=True)
+    subprocess.run([*git, "push", "--quiet", str(bare), "HEAD:refs/heads/main", "HEAD:refs/tags/v0.0.1"],
+                   check=True)
     subprocess.run([*git, "remote", "set-url", "origin", str(bare)], check=True)
     problem = setup_cell.check_release(dest)
     assert problem is not None and f"no tag v{version}" in problem and "make release" in problem
@@ -310,9 +311,9 @@ def test_check_release_fails_without_the_tag_or_after_helpers_change_and_a_relea
 
 
 def test_a_clone_without_tags_is_checked_against_origin_then_the_release_record(tmp_path):
-    """CI may check out ``main`` with no tags: the check then asks origin, and with no origin to ask
-    it reads the release record; a package changed since the record, or a version with no record,
-    still fails."""
+    """CI may check out ``main`` with no tags: the check then asks origin, and where origin keeps no tags
+    (a mirror of branches) or there is no origin to ask, it reads the release record; a package changed
+    since the record, or a version with no record, still fails."""
     dest = tmp_path / "repo"
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(dest)]
     subprocess.run([*GIT, "clone", "--quiet", "--no-tags", str(ROOT), str(dest)], check=True)
@@ -322,9 +323,15 @@ def test_a_clone_without_tags_is_checked_against_origin_then_the_release_record(
                       capture_output=True).returncode == 0:  # origin (this checkout) holds the tag: it is asked
         assert setup_cell.check_release(dest) is None
 
-    subprocess.run([*git, "remote", "remove", "origin"], check=True)  # nothing to ask: the record decides
     record = setup_cell.read_release_record(dest)
     assert record is not None and record["tag"] == tag, "the release record does not name the current version"
+    bare = tmp_path / "branches-only.git"  # an origin that keeps no tags at all (a mirror of branches)
+    subprocess.run([*GIT, "init", "--quiet", "--bare", str(bare)], check=True)
+    subprocess.run([*git, "push", "--quiet", str(bare), "HEAD:refs/heads/main"], check=True)
+    subprocess.run([*git, "remote", "set-url", "origin", str(bare)], check=True)
+    assert setup_cell.check_release(dest) is None, "an origin with no tags at all leaves it to the record"
+
+    subprocess.run([*git, "remote", "remove", "origin"], check=True)  # nothing to ask: the record decides
     assert setup_cell.check_release(dest) is None
 
     module = dest / "helpers" / "plots.py"  # the package changed after the recorded release

@@ -150,19 +150,23 @@ def package_fingerprint(root: Path, treeish: str = "HEAD") -> dict[str, str]:
     return ids
 
 
-def _tag_on_origin(root: Path, tag: str) -> str | None:
-    """The commit ``origin`` tags ``tag`` with; "" if origin answers without that tag; None if there is no
-    origin or it does not answer (a clone made with ``--no-tags`` from a copy that is gone)."""
+def _tags_on_origin(root: Path) -> dict[str, str] | None:
+    """The tags ``origin`` holds, each with the commit it names ({} if origin answers with no tags at all);
+    None if there is no origin or it does not answer (a clone made with ``--no-tags`` from a copy that is
+    gone)."""
     try:
-        done = subprocess.run([*_git(root), "ls-remote", "--tags", "origin", f"refs/tags/{tag}",
-                               f"refs/tags/{tag}^{{}}"], capture_output=True, text=True, timeout=20,
-                              env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+        done = subprocess.run([*_git(root), "ls-remote", "--tags", "origin"], capture_output=True, text=True,
+                              timeout=20, env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
     except subprocess.TimeoutExpired:
         return None
     if done.returncode != 0:
         return None
     refs = dict(reversed(line.split("\t")) for line in done.stdout.splitlines() if "\t" in line)
-    return refs.get(f"refs/tags/{tag}^{{}}") or refs.get(f"refs/tags/{tag}") or ""
+    tags = {}
+    for ref, commit in refs.items():
+        if ref.startswith("refs/tags/") and not ref.endswith("^{}"):
+            tags[ref[len("refs/tags/"):]] = refs.get(ref + "^{}", commit)
+    return tags
 
 
 def _has_commit(root: Path, commit: str) -> bool:
@@ -193,7 +197,8 @@ def check_release(root: Path = ROOT, tag: str | None = None) -> str | None:
     are as it left them; else what is wrong and how to put it right.
 
     Where to find the tag, in order: this clone's tags; ``origin``'s (a clone made with ``--no-tags``);
-    and, in a clone that has no tags and no origin to ask, the release record that ``make release`` writes
+    and, where neither this clone nor origin keeps any tag (a mirror of branches only, or no origin at
+    all), the release record that ``make release`` writes
     beside the tag (``tools/release_record.json``: the tag and the git ids of ``helpers/`` and
     ``pyproject.toml`` it was cut from)."""
     tag = tag or release_tag(course_version(root))
@@ -203,13 +208,13 @@ def check_release(root: Path = ROOT, tag: str | None = None) -> str | None:
                            capture_output=True, text=True)
     if found.returncode == 0:
         return _changed_since(root, tag, tag)
-    on_origin = _tag_on_origin(root, tag)
-    if on_origin == "":
-        return missing + " (origin has no such tag either)"
-    if on_origin and _has_commit(root, on_origin):
-        return _changed_since(root, on_origin, tag)
-    if on_origin is None and subprocess.run([*_git(root), "tag", "--list"], capture_output=True,
-                                            text=True).stdout.strip():
+    on_origin = _tags_on_origin(root)
+    if on_origin:  # origin keeps tags: it must hold this one
+        if tag not in on_origin:
+            return missing + " (origin has no such tag either)"
+        if _has_commit(root, on_origin[tag]):
+            return _changed_since(root, on_origin[tag], tag)
+    elif subprocess.run([*_git(root), "tag", "--list"], capture_output=True, text=True).stdout.strip():
         return missing  # this clone has tags, only not this one
     record = read_release_record(root)
     if record is None or record.get("tag") != tag:
