@@ -3,6 +3,7 @@
 //
 //   node build.mjs           write the bundles
 //   node build.mjs --check   build in memory and fail if a shipped bundle differs from its sources
+//   node build.mjs l07 l09   only the bundles whose names start with these (while working on one lesson)
 //
 // Each bundle starts with the licences of the npm packages it contains (from the build's metafile).
 
@@ -13,7 +14,9 @@ import * as esbuild from "esbuild";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outDir = resolve(here, "..", "helpers", "explorers", "browser", "bundle");
-const entries = readdirSync(join(here, "src")).filter((f) => /^l\d\d_.*\.js$/.test(f)).sort();
+const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const entries = readdirSync(join(here, "src")).filter((f) => /^l\d\d_.*\.js$/.test(f))
+  .filter((f) => only.length === 0 || only.some((prefix) => f.startsWith(prefix))).sort();
 const check = process.argv.includes("--check");
 
 function licences(metafile) {
@@ -72,11 +75,11 @@ const third = [
 const thirdPath = join(outDir, "THIRD-PARTY-LICENSES.md");
 if (check) {
   if (!existsSync(thirdPath) || readFileSync(thirdPath, "utf8") !== third) stale.push("THIRD-PARTY-LICENSES.md");
-} else {
-  writeFileSync(thirdPath, third);
+} else if (only.length === 0) {
+  writeFileSync(thirdPath, third); // a partial build leaves the list of every bundle's packages alone
 }
 const shipped = existsSync(outDir) ? readdirSync(outDir).filter((f) => f.endsWith(".js")) : [];
-const orphans = shipped.filter((f) => !entries.includes(f));
+const orphans = only.length ? [] : shipped.filter((f) => !entries.includes(f));
 if (check) {
   if (stale.length || orphans.length) {
     console.error(`the shipped bundles do not match js/src: ${[...stale, ...orphans].join(", ")}; run \`make bundle\``);

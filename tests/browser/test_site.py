@@ -38,7 +38,7 @@ from pathlib import Path
 import pytest
 
 from .common import ARTIFACTS, CHROMIUM, NOTEBOOKS, ROOT, unavailable
-from .test_browser_explorers import IN_LESSONS as BUNDLED_IN_LESSONS
+from .explorer_cases import IN_LESSONS as BUNDLED_IN_LESSONS
 from .test_browser_explorers import reached
 
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
@@ -590,21 +590,23 @@ def test_the_explorer_check_catches_a_wrong_formula(browser, site, tmp_path):
 # The explorers built on the course's bundles (test_browser_explorers.py): on the site, with no kernel
 @pytest.mark.parametrize("notebook", sorted(BUNDLED_IN_LESSONS))
 def test_on_the_site_the_lessons_explorer_moves_without_a_kernel(browser, base, notebook):
-    words, slider, key, expected, error = BUNDLED_IN_LESSONS[notebook]
     problems: list[str] = []
     context, page = local_page(browser, base, problems)
     try:
         page.goto(f"{base}/notebooks/{notebook[:-6]}.html", wait_until="load")
-        root = page.locator(".pe-explorer")
-        root.wait_for(timeout=20_000)
-        assert root.count() == 1 and page.locator(".pe-explorer-static .pe-fallback").count() == 0
-        before = int(root.get_attribute("data-draws"))
-        root.locator(f'input[name="{slider}"]').press(key)
-        page.wait_for_function(f"() => Number(document.querySelector('.pe-explorer').dataset.draws) > {before}",
-                               timeout=10_000)
-        state = root.evaluate("r => globalThis.__pe_explorers[r.dataset.peId]")
-        assert reached(state["values"], expected), state["values"]
-        assert error(state["drawn"], state["values"]) < 1e-6
+        for case in BUNDLED_IN_LESSONS[notebook]:
+            root = page.locator(f'.pe-explorer[data-explorer="{case.explorer}"]')
+            root.wait_for(timeout=20_000)
+            assert root.count() == 1 and page.locator(".pe-explorer-static .pe-fallback").count() == 0
+            root.scroll_into_view_if_needed()
+            before = int(root.get_attribute("data-draws"))
+            root.locator(f'input[name="{case.slider}"]').press(case.key)
+            selector = f'.pe-explorer[data-explorer="{case.explorer}"]'
+            page.wait_for_function(f"() => Number(document.querySelector({selector!r}).dataset.draws) > {before}",
+                                   timeout=10_000)
+            state = root.evaluate("r => globalThis.__pe_explorers[r.dataset.peId]")
+            assert reached(state["values"], case.expected), (case.explorer, state["values"])
+            assert case.error(state["drawn"], state["values"]) < 1e-6, case.explorer
         assert not problems, problems
     finally:
         context.close()
