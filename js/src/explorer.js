@@ -128,13 +128,15 @@ export function mount({ model, el }, { name, controls, constants = [], layout, d
   function showValues(v) {
     for (const control of controls) {
       const input = inputs[control.name];
-      input.min = toSlider(control, limit(control.min, v));
-      input.max = toSlider(control, limit(control.max, v));
+      // written only when changed: each write would make the browser lay the controls out again
+      const lo = String(toSlider(control, limit(control.min, v))), hi = String(toSlider(control, limit(control.max, v)));
+      if (input.min !== lo) input.min = lo;
+      if (input.max !== hi) input.max = hi;
       const at = toSlider(control, v[control.name]);
       if (Math.abs(Number(input.value) - at) > 1e-9) input.value = at;
       const shown = control.format ? control.format(v[control.name]) : String(v[control.name]);
-      outputs[control.name].textContent = shown;
-      input.setAttribute("aria-valuetext", shown);
+      if (outputs[control.name].textContent !== shown) outputs[control.name].textContent = shown;
+      if (input.getAttribute("aria-valuetext") !== shown) input.setAttribute("aria-valuetext", shown);
     }
   }
 

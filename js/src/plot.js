@@ -25,11 +25,19 @@ export { interpolateViridis as viridis, scaleLinear as linear, scaleLog as log }
 /** A canvas's 2-D context, sized to `width` × `height` CSS px at the screen's devicePixelRatio. */
 export function sizeCanvas(canvas, width, height) {
   const ratio = globalThis.devicePixelRatio || 1;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
-  canvas.style.width = `${width}px`;
-  canvas.style.height = `${height}px`;
+  const w = Math.round(width * ratio), h = Math.round(height * ratio);
+  // only when the size changes: a new size reallocates the canvas and lays out the page again
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+  }
   const ctx = canvas.getContext("2d");
+  // a kept canvas keeps the last draw's state (styles, dashes, alpha): start each draw from the defaults
+  if (typeof ctx.reset === "function") ctx.reset();
+  else Object.assign(ctx, { globalAlpha: 1, lineWidth: 1, lineCap: "butt", lineJoin: "miter", textAlign: "start",
+    textBaseline: "alphabetic", fillStyle: "#000", strokeStyle: "#000" }).setLineDash([]);
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
   return ctx;
