@@ -85,6 +85,7 @@ html_sidebars = {"**": ["navbar-logo.html", "icon-links.html", "search-button-fi
 # default_mode: the theme's script logs an error when the page names no colour mode
 html_context = {"glossary_page": "notebooks/11_the_map", "repository_url": REPOSITORY, "default_mode": "auto"}
 html_css_files = ["course.css"]
+html_favicon = "_static/favicon.svg"  # a pair turning on its circle, in the course's blue and vermillion
 
 # The README has no toctree (GitHub would show it as text): the site adds one, the lessons in order.
 LESSONS_TOCTREE = """
