@@ -33,7 +33,7 @@ def _names(names: tuple[str, ...]) -> str:
     return ", ".join(names) if names else "(no scheme)"
 
 
-@register(moves="scheme")
+@register(moves="scheme", in_lesson=False)
 def attention_layer_explorer(scheme: str = "every scheme") -> LiveFigure:
     """One attention layer from the tokens x to the output, with the three places a position
     scheme enters it (added to x, rotating q and k, a bias on the scores) and the causal mask,
