@@ -1,10 +1,12 @@
-"""Reading lesson 04's browser-drawn explorer (helpers/explorers/browser/l04_sinusoidal.js) from a
-page, for the browser tests (JupyterLab, the site) and benchmarks/browser_slider_latency.py.
+"""Reading lesson 04's browser-drawn explorer (js/src/l04_sinusoidal.js) from a page, for the browser
+tests (JupyterLab, the site, tests/browser/explorer_cases/l04_sinusoidal.py) and ARM_STEP for
+benchmarks/browser_slider_latency.py.
 
-The explorer's root element (class ``pe-sinusoidal``) carries its values and a draw counter as
-``data-*`` attributes; ``globalThis.__pe_tables[<data-pe-id>]`` holds the table it last drew, its
-heatmap image, one pixel per entry, and the waves drawn bottom right (each pair's sine over all
-positions). What is read here is compared with ``H.sinusoidal``, with the pairs the kernel-drawn
+The explorer's root element (``.pe-explorer[data-explorer="sinusoidal"]``) carries a draw counter,
+``data-draws``; ``globalThis.__pe_explorers[<data-pe-id>]`` (js/src/explorer.js's test contract) holds
+the slider values it last drew at and what it drew: the chosen row, the waves drawn bottom right (each
+pair's sine over all positions) and, not enumerable, the whole table and its heatmap image, one pixel
+per entry. What is read here is compared with ``H.sinusoidal``, with the pairs the kernel-drawn
 explorer picks and with Matplotlib's RdBu_r, computed by Python, never by the page.
 """
 
@@ -19,26 +21,24 @@ import torch
 import helpers as H
 from helpers.explorers.l04_sinusoidal import _wave_pairs
 
-ROOT_SELECTOR = ".pe-sinusoidal"
+ROOT_SELECTOR = '.pe-explorer[data-explorer="sinusoidal"]'
 
 READ_DRAWN = """root => {
-  const drawn = globalThis.__pe_tables[root.dataset.peId];
+  const state = globalThis.__pe_explorers[root.dataset.peId];
+  const drawn = state.drawn;
   const pixels = drawn.image.getContext("2d").getImageData(0, 0, drawn.d_model, drawn.length).data;
   const rgb = new Array((pixels.length / 4) * 3);
   for (let k = 0; k < pixels.length / 4; k++) {
     rgb[3 * k] = pixels[4 * k]; rgb[3 * k + 1] = pixels[4 * k + 1]; rgb[3 * k + 2] = pixels[4 * k + 2];
   }
   return {d_model: drawn.d_model, position: drawn.position, length: drawn.length, base: drawn.base,
-          table: Array.from(drawn.table), rgb, dataset: {...root.dataset}, draw_ms: drawn.draw_ms,
-          waves: (drawn.waves || []).map(w => ({pair: w.pair, wavelength: w.wavelength,
-                                                values: Array.from(w.values)}))};
+          table: Array.from(drawn.table), rgb, dataset: {...root.dataset}, draw_ms: state.draw_ms,
+          row: drawn.row, norm: drawn.norm, waves: drawn.waves};
 }"""
 
-READ_WAVES = """root => {
-  const drawn = globalThis.__pe_tables[root.dataset.peId];
-  return {d_model: drawn.d_model, position: drawn.position, length: drawn.length, base: drawn.base,
-          draw_ms: drawn.draw_ms, waves: drawn.waves.map(w => ({pair: w.pair, wavelength: w.wavelength,
-                                                                 values: Array.from(w.values)}))};
+READ_VALUES = """root => {
+  const state = globalThis.__pe_explorers && globalThis.__pe_explorers[root.dataset.peId];
+  return state ? state.values : {};
 }"""
 
 # Arm a timer for one key press: from the keydown event to the first frame after the element
@@ -67,19 +67,11 @@ def drawn(root) -> dict:
     return root.evaluate(READ_DRAWN)
 
 
-def drawn_waves(root) -> dict:
-    """What the explorer under ``root`` last drew, without its table (a million numbers at the largest
-    settings): its values, its waves and its draw time."""
-    return root.evaluate(READ_WAVES)
-
-
 def wait_for_values(root, timeout_s: float = 10.0, **expected) -> dict:
-    """Wait until the explorer's data-* values equal ``expected`` (d_model=…, length=…); return them all."""
-    keys = {"d_model": "dModel", "position": "position", "length": "length", "base": "base"}
+    """Wait until the explorer has drawn at the values ``expected`` (d_model=…, length=…); return them all."""
     deadline = time.monotonic() + timeout_s
     while True:
-        data = root.evaluate("root => ({...root.dataset})")
-        values = {k: float(data[v]) for k, v in keys.items() if v in data}
+        values = {k: float(v) for k, v in root.evaluate(READ_VALUES).items()}
         if all(values.get(k) == float(v) for k, v in expected.items()):
             return values
         if time.monotonic() > deadline:
@@ -88,8 +80,8 @@ def wait_for_values(root, timeout_s: float = 10.0, **expected) -> dict:
 
 
 def table_problems(picture: dict) -> list[str]:
-    """How the drawn table, its heatmap and its waves differ from H.sinusoidal at the values they were
-    drawn at (the waves: :func:`wave_problems`)."""
+    """How the drawn table, its heatmap, its row and its waves differ from H.sinusoidal at the values they
+    were drawn at (the row and the waves: :func:`wave_problems`)."""
     n, d, base = int(picture["length"]), int(picture["d_model"]), float(picture["base"])
     expected = H.sinusoidal(n, d, base).double().numpy()
     table = np.asarray(picture["table"], dtype=np.float64)
@@ -108,16 +100,28 @@ def table_problems(picture: dict) -> list[str]:
 
 
 def wave_problems(picture: dict) -> list[str]:
-    """How the waves drawn bottom right differ from what the kernel-drawn explorer draws there: the pairs
-    it picks (fastest, two middle ones, slowest), each one's wavelength 2π/ω_i, and each one's values, the
-    sine column 2i of H.sinusoidal over every position, to 1e-6."""
+    """How the row drawn top right and the waves drawn bottom right differ from what the kernel-drawn
+    explorer draws there: the chosen position's row of H.sinusoidal and its norm; the pairs it picks
+    (fastest, two middle ones, slowest), each one's wavelength 2π/ω_i, and each one's values, the sine
+    column 2i of H.sinusoidal over every position, to 1e-6."""
     n, d, base = int(picture["length"]), int(picture["d_model"]), float(picture["base"])
     expected = H.sinusoidal(n, d, base).double().numpy()
+    problems = []
+    if "row" in picture:
+        row = np.asarray(picture["row"], dtype=np.float64)
+        position = int(picture["position"])
+        if row.shape != (d,):
+            problems.append(f"the row drawn has {row.size} numbers, d_model is {d}")
+        elif not float(np.abs(row - expected[position]).max()) < 1e-6:
+            problems.append(f"the row drawn differs from row {position} of H.sinusoidal({n}, {d}, {base:g}) by up "
+                            f"to {float(np.abs(row - expected[position]).max()):.3g}")
+        norm = float(np.linalg.norm(expected[position]))  # of float32 entries: to about 1e-6 at d_model 1024
+        if not abs(picture["norm"] / norm - 1) < 1e-6:
+            problems.append(f"the norm drawn, {picture['norm']:.9g}, is not ‖PE[{position}]‖ = {norm:.9g}")
     waves = picture.get("waves") or []
     pairs = [int(w["pair"]) for w in waves]
     if pairs != _wave_pairs(d // 2):
-        return [f"waves drawn for pairs {pairs}, the kernel-drawn explorer draws {_wave_pairs(d // 2)}"]
-    problems = []
+        return problems + [f"waves drawn for pairs {pairs}, the kernel-drawn explorer draws {_wave_pairs(d // 2)}"]
     omega = H.frequencies(d, base, dtype=torch.float64).numpy()
     for wave in waves:
         i = int(wave["pair"])

@@ -5,8 +5,8 @@ Opened as a clone leaves it (not trusted), lesson 04 shows the explorer's saved 
 run top to bottom, its browser-drawn explorer must render as a live widget (not the saved output's
 stand-in), and moving its sliders from the keyboard to three settings must redraw
 it with the table of ``H.sinusoidal`` at each: the numbers the page drew, to 1e-6, the
-heatmap's pixels, Matplotlib's RdBu_r of those numbers, and the waves drawn bottom right, each
-pair's sine column to 1e-6.
+heatmap's pixels, Matplotlib's RdBu_r of those numbers, the chosen row, and the waves, each pair's
+sine column to 1e-6 (tests/browser/explorer_page.py).
 
 Uses the shared JupyterLab server and headless Chromium (conftest.py). Screenshots of the
 explorer at each setting go to $BROWSER_ARTIFACTS (default test-artifacts/browser/).
@@ -43,7 +43,7 @@ def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):
         cell = page.locator(".jp-CodeCell").filter(has_text="explorers.browser.sinusoidal_explorer(")
         still = cell.locator('.jp-OutputArea-output img[src^="data:image/png"]')
         still.wait_for(timeout=60_000)
-        assert "The explorer drawn by your browser, at d_model 128" in cell.locator(".jp-OutputArea").inner_text()
+        assert "Sinusoidal table, 128 positions by 128 dimensions" in cell.locator(".jp-OutputArea").inner_text()
         assert still.evaluate("img => img.complete && img.naturalWidth > 0")
         assert page.locator(ROOT_SELECTOR).count() == 0
         run_all_cells(page)
@@ -56,7 +56,7 @@ def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):
         # the lesson's only explorer: no kernel-drawn one (ipywidgets sliders over a picture) beside it
         assert NOTEBOOK not in CONTROLS and page.locator(".widget-slider").count() == 0
         # the live widget, drawn through anywidget, not the saved output's stand-in for pages without a kernel
-        assert page.locator(".pe-sinusoidal-static").count() == 0
+        assert page.locator(".pe-explorer-static").count() == 0
         output = root.evaluate("r => r.closest('.jp-OutputArea-output').className")
         assert "jp-RenderedHTML" not in output, f"rendered from the saved HTML ({output}), not as a widget"
         root.scroll_into_view_if_needed()

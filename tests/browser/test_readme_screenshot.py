@@ -73,7 +73,7 @@ def test_the_readme_shows_lesson_04s_explorer_as_it_is(lab, browser):
         # the live widget, drawn through anywidget (not the saved output's stand-in)
         box = page.locator(f".jp-OutputArea-output {ROOT_SELECTOR}")
         box.wait_for(timeout=30_000)
-        assert box.count() == 1 and page.locator(".pe-sinusoidal-static").count() == 0
+        assert box.count() == 1 and page.locator(".pe-explorer-static").count() == 0
         box.scroll_into_view_if_needed()
         wait_for_values(box, **START)
         page.wait_for_timeout(300)  # let the sliders and the canvas settle

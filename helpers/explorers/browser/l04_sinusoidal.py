@@ -2,68 +2,55 @@
 
 The kernel-drawn explorer (:func:`helpers.explorers.sinusoidal_explorer`) sends every slider move
 to Python, which recomputes the table, redraws a Matplotlib figure and sends a picture back. This
-one ships its JavaScript (``l04_sinusoidal.js``, beside this file) to the browser once: the script
-computes the table itself, PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i) with
-ω_i = base^(−2i/d_model) as :func:`helpers.sinusoidal` does, and draws on a canvas the kernel-drawn
-explorer's three panels (the heatmap, the chosen position's vector, the sine of a few pairs over all
-positions), so a move never waits for the kernel. The lessons show this one; the kernel-drawn one
-stays as the reference the slider benchmarks compare it with. The values are still sent to Python
-(``widget.d_model`` and the others follow the sliders), and setting them from Python moves the sliders.
+one's script, ``js/src/l04_sinusoidal.js`` (shipped as ``bundle/l04_sinusoidal.js``), computes the
+table itself, PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i) with ω_i = base^(−2i/d_model) as
+:func:`helpers.sinusoidal` does, and draws the kernel-drawn explorer's three panels (the heatmap,
+the chosen position's vector, the sine of a few pairs over all positions), so a move never waits for
+the kernel. The lessons show this one; the kernel-drawn one stays as the reference the slider
+benchmarks compare it with. The values are still sent to Python (``widget.d_model`` and the others
+follow the sliders), and setting them from Python moves the sliders. The still picture is drawn by
+Matplotlib (:func:`still_figure`).
 
-The same script runs where no kernel does. The saved output carries, beside the widget view:
-
-* ``text/html``: the script inlined in a ``<script type="module">`` that mounts it on a model
-  without a kernel (its ``stubModel``), so a static page that runs scripts (the course's web
-  site) shows the live explorer, and a still picture with a line of text for pages that run
-  none (GitHub, nbviewer, an untrusted notebook);
-* ``image/png``: the same still picture, drawn by Matplotlib.
-
-What a test can read from the page: the widget's root element (class ``pe-sinusoidal``) carries
-``data-pe-id``, ``data-d-model``, ``data-position``, ``data-length``, ``data-base`` and
-``data-draws`` (how many times it has drawn), and ``globalThis.__pe_tables[<data-pe-id>]`` holds
-the table last drawn: ``{d_model, position, length, base, table, image, waves, draw_ms}``, ``table`` a
-Float64Array of length × d_model numbers row by row, ``image`` a canvas with one pixel per entry
-in the heatmap's colours (Matplotlib's RdBu_r, −1 to 1), ``waves`` the waves drawn bottom right,
-fastest first, one ``{pair, wavelength, values}`` each (``values``: the length numbers sin(p·ω_i)).
+What a test reads (js/src/explorer.js's contract): the root ``.pe-explorer[data-explorer="sinusoidal"]``
+and ``globalThis.__pe_explorers[<data-pe-id>]``: ``values`` (the four sliders) and ``drawn``: the
+chosen ``row``, its ``norm``, the ``pairs`` drawn as waves and the ``waves`` (fastest first, one
+``{pair, wavelength, values}`` each), with the whole ``table`` (row by row) and its heatmap ``image``
+(one pixel per entry, in Matplotlib's RdBu_r) as properties that are not enumerable.
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import json
-import re
-import uuid
-from pathlib import Path
-
-import anywidget
 import traitlets
-from IPython.display import display
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ...live import IntRange
 from ...measure.l04_sinusoidal import sinusoidal_snapshot
-from ...plots import COLORS, COURSE_DPI, course_style, heatmap, watch_figure
+from ...plots import COLORS, COURSE_DPI, course_style, heatmap
 from ..l04_sinusoidal import BASE, D_MODEL, WAVE_MARKS, _short_number, _wave_pairs
-from .base import compact_png
+from .base import BrowserExplorer, bundle_source
 
-ESM_PATH = Path(__file__).with_suffix(".js")
-ESM = ESM_PATH.read_text(encoding="utf-8")
 LENGTH = IntRange("length", 8, 1024, step=8)
-# the script is inlined in an HTML page: nothing in it may end the <script> element or open a comment
-if re.search(r"</script|<!--", ESM, flags=re.I):
-    raise RuntimeError(f"{ESM_PATH.name} cannot be inlined in a <script> element")
+STILL_INCHES = (7.2, 5.6)
+STILL_SIZE = {"width": round(STILL_INCHES[0] * COURSE_DPI), "height": round(STILL_INCHES[1] * COURSE_DPI)}
 
 
 def _position_range(length: int) -> IntRange:
     return IntRange("position", 0, length - 1)
 
 
-class SinusoidalExplorer(anywidget.AnyWidget):
+def format_base(base: float) -> str:
+    """The base as the page writes it: 10 000, 1 000 000, 17.8, 316."""
+    rounded = float(f"{base:.3g}")
+    return f"{round(rounded):,}".replace(",", "\u2009") if base >= 1000 else f"{rounded:g}"
+
+
+class SinusoidalExplorer(BrowserExplorer):
     """The widget: four values shared with the browser, each checked as the builder checks it."""
 
-    _esm = ESM
+    _esm = bundle_source("l04_sinusoidal")
+    names = ("d_model", "position", "length", "base")
+    still_inches = STILL_INCHES
     d_model = traitlets.Int(128).tag(sync=True)
     position = traitlets.Int(20).tag(sync=True)
     length = traitlets.Int(128).tag(sync=True)
@@ -91,56 +78,15 @@ class SinusoidalExplorer(anywidget.AnyWidget):
         if self.position > self.length - 1:
             self.position = self.length - 1
 
-    def values(self) -> dict:
-        return {"d_model": self.d_model, "position": self.position, "length": self.length, "base": self.base}
+    def describe(self) -> str:
+        norm = float(sinusoidal_snapshot(self.d_model, self.position, self.length, self.base).norm)
+        pairs = ", ".join(str(i) for i in _wave_pairs(self.d_model // 2))
+        return (f"Sinusoidal table, {self.length} positions by {self.d_model} dimensions, base "
+                f"{format_base(self.base)}: row {self.position} marked and drawn as a vector (norm {norm:.3g}); "
+                f"below it the sine of pairs {pairs} over all positions.")
 
-    def still_png(self) -> bytes:
-        """The explorer at its current values as a picture, drawn by Matplotlib (for pages that run no script)."""
-        return _still_png(**self.values())
-
-    def static_html(self, png: bytes | None = None) -> str:
-        """The explorer as a self-contained HTML fragment: the still picture and a line of text, which
-        the inlined script replaces by the live explorer where scripts run. Nothing is loaded from
-        anywhere: the page needs no kernel and no network."""
-        png = self.still_png() if png is None else png
-        values = self.values()
-        host = f"pe-sinusoidal-static-{uuid.uuid4().hex[:12]}"
-        settings = (f"d_model {values['d_model']}, position {values['position']}, length {values['length']}, "
-                    f"base {values['base']:g}")
-        picture = base64.b64encode(png).decode("ascii")
-        mount = (
-            "{\n"
-            f"  const host = document.getElementById({json.dumps(host)});\n"
-            "  for (const fallback of host.querySelectorAll('.pe-fallback')) fallback.remove();\n"
-            f"  render({{ model: stubModel({json.dumps(values)}), el: host }});\n"
-            "}\n"
-        )
-        return (
-            f'<div id="{host}" class="pe-sinusoidal-static">\n'
-            f'<div class="pe-fallback"><img src="data:image/png;base64,{picture}" width="{STILL_SIZE["width"]}" '
-            'style="max-width: 100%; height: auto" '
-            f'alt="{html.escape("The sinusoidal table at " + settings)}">\n'
-            f"<p><em>The explorer drawn by your browser, at {html.escape(settings)}. Its sliders move where "
-            "the page runs its script (the course's web site), or in Jupyter once the cell has run.</em></p>"
-            "</div>\n</div>\n"
-            f'<script type="module">\n{ESM}\n{mount}</script>\n'
-        )
-
-    def _repr_mimebundle_(self, **kwargs):
-        data, metadata = super()._repr_mimebundle_(**kwargs)  # the widget view (and Colab's metadata)
-        png = self.still_png()
-        values = self.values()
-        data["text/plain"] = (f"<explorer drawn by the browser: d_model {values['d_model']}, position "
-                              f"{values['position']}, length {values['length']}, base {values['base']:g}>")
-        data["image/png"] = base64.b64encode(png).decode("ascii")
-        data["text/html"] = self.static_html(png)
-        metadata = {**(metadata or {}), "image/png": dict(STILL_SIZE)}  # the 2× picture at its page size
-        return data, metadata
-
-    def _ipython_display_(self) -> None:
-        # ipywidgets 7 (Colab) displays a widget through this method: send the same bundle
-        data, metadata = self._repr_mimebundle_()
-        display(data, metadata=metadata, raw=True)
+    def still_figure(self) -> Figure:
+        return still_figure(**self.values())
 
 
 def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 128,
@@ -155,17 +101,6 @@ def sinusoidal_explorer(d_model: int = 128, position: int = 20, length: int = 12
     position = _position_range(length).check("position", position)
     base = BASE.check("base", base)
     return SinusoidalExplorer(d_model=d_model, position=position, length=length, base=base)
-
-
-STILL_INCHES = (7.2, 5.6)
-STILL_SIZE = {"width": round(STILL_INCHES[0] * COURSE_DPI), "height": round(STILL_INCHES[1] * COURSE_DPI)}
-
-
-def _still_png(d_model: int, position: int, length: int, base: float) -> bytes:
-    """The browser's picture, drawn by Matplotlib: :func:`still_figure` as PNG bytes."""
-    fig = still_figure(d_model, position, length, base)
-    watch_figure(fig, COURSE_DPI)  # checked with the lesson's figures in the course's own runs
-    return compact_png(fig, 2 * COURSE_DPI)  # twice the pixels of STILL_SIZE: sharp on 2× screens
 
 
 def still_figure(d_model: int, position: int, length: int, base: float) -> Figure:

@@ -1,8 +1,10 @@
 """Lesson 04's explorer drawn by the browser: the Python side (arguments, values shared with the
-page, what a saved output carries, that the script ships in the wheel) and the script's own
-numbers, run by Node.js: its table against ``H.sinusoidal``, its colours against Matplotlib's
-RdBu_r, its slider bounds against the Python ranges. The browser tests (JupyterLab, the site)
-are in tests/browser/.
+page, what a saved output carries, that the bundle ships in the wheel) and the bundle's own
+numbers, run by Node.js: its table and waves against ``H.sinusoidal``, its colours against
+Matplotlib's RdBu_r, its slider bounds against the Python ranges, each check shown to fail on a
+planted mistake. Drawing in Chromium (the sliders' ends, JupyterLab, the site):
+tests/browser/explorer_cases/l04_sinusoidal.py, tests/browser/test_lab_anywidget.py and
+tests/browser/test_site.py.
 
 Runs in both environments (ipywidgets 8 here, ipywidgets 7.7.1 in the Colab-like one). Under CI
 (CI=true) a missing Node.js is a failure, never a skip.
@@ -12,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -28,16 +29,23 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+import torch  # noqa: E402
 
 import helpers as H  # noqa: E402
 from helpers import explorers  # noqa: E402
+from helpers.explorers.browser import base as browser_base  # noqa: E402
 from helpers.explorers.browser import l04_sinusoidal as module  # noqa: E402
-from helpers.explorers.browser.l04_sinusoidal import ESM, ESM_PATH, SinusoidalExplorer, sinusoidal_explorer  # noqa: E402
+from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
+from helpers.explorers.browser.l04_sinusoidal import SinusoidalExplorer, format_base, sinusoidal_explorer  # noqa: E402
 from helpers.explorers.l04_sinusoidal import BASE, D_MODEL  # noqa: E402
 
+from .node import evaluate  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[3]
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 WIDGET = "application/vnd.jupyter.widget-view+json"
+BUNDLE = BUNDLE_DIR / "l04_sinusoidal.js"
+ESM = BUNDLE.read_text(encoding="utf-8")
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -94,7 +102,8 @@ def test_the_slider_bounds_are_the_kernel_explorers():
 def displayed(widget, monkeypatch) -> tuple[dict, dict]:
     """What the widget sends to the front end when a cell shows it (both ipywidgets 7 and 8)."""
     sent = []
-    monkeypatch.setattr(module, "display", lambda data, metadata=None, raw=False: sent.append((data, metadata, raw)))
+    monkeypatch.setattr(browser_base, "display",
+                        lambda data, metadata=None, raw=False: sent.append((data, metadata, raw)))
     widget._ipython_display_()
     assert len(sent) == 1 and sent[0][2] is True
     return sent[0][0], sent[0][1]
@@ -107,24 +116,30 @@ def test_the_saved_output_shows_the_explorer_without_a_kernel(monkeypatch):
     assert data[WIDGET]["model_id"] == widget.model_id
     png = base64.b64decode(data["image/png"])
     assert png.startswith(b"\x89PNG")
-    assert data["text/plain"] == "<explorer drawn by the browser: d_model 32, position 3, length 16, base 1000>"
+    described = ("Sinusoidal table, 16 positions by 32 dimensions, base 1\u2009000: row 3 marked and drawn as a "
+                 "vector (norm 4); below it the sine of pairs 0, 2, 5, 15 over all positions.")
+    assert widget.describe() == described
+    assert data["text/plain"] == f"<explorer drawn by the browser: {described}>"
     page = data["text/html"]
     # the still picture and a line of text for pages that run no script, the script itself for those that do
     assert f'src="data:image/png;base64,{data["image/png"]}"' in page
-    assert "The explorer drawn by your browser, at d_model 32, position 3, length 16, base 1000." in page
+    assert described in page
     script = re.search(r'<script type="module">\n(.*)</script>', page, flags=re.S).group(1)
-    assert script.startswith(ESM)
-    assert 'stubModel({"d_model": 32, "position": 3, "length": 16, "base": 1000.0})' in script
-    assert not re.search(r"https?://|//cdn|\bsrc=\"(?!data:)", page), "the page must load nothing from anywhere"
+    assert script.startswith(f"const source = {json.dumps(ESM)};")
+    assert 'stubModel({"base": 1000.0, "d_model": 32, "length": 16, "position": 3})' in script
+    loads = page.replace(json.dumps(ESM), "")  # the bundle: test_the_bundle_imports_nothing_and_can_be_inlined
+    assert not re.search(r"https?://|//cdn|\bsrc=\"(?!data:)", loads), "the page must load nothing from anywhere"
     assert page.count("</script>") == 1
 
 
-def test_the_script_imports_nothing_and_can_be_inlined():
-    assert ESM_PATH.name == "l04_sinusoidal.js" and ESM_PATH.parent == Path(module.__file__).parent
-    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", ESM, flags=re.S)  # comments may name anything
-    assert not re.search(r"^\s*import\b|\bimport\s*\(|https?:|fetch\(|XMLHttpRequest", code, flags=re.M)
+def test_the_bundle_imports_nothing_and_can_be_inlined():
+    assert SinusoidalExplorer._esm == ESM
+    assert not (Path(module.__file__).parent / "l04_sinusoidal.js").exists(), "the old hand-written script is back"
+    code = "\n".join(line for line in ESM.splitlines() if not line.startswith("//"))  # the licences' comments
+    code = code.replace(SVG_NAMESPACE, "")  # d3-interpolate names SVG's namespace: a name, nothing loaded
+    assert not re.search(r"\bimport\s*[({\"']|https?:|fetch\(|XMLHttpRequest", code)
     assert not re.search(r"</script|<!--", ESM, flags=re.I)
-    assert re.search(r"^export default \{ render \};$", ESM, flags=re.M)
+    assert re.search(r"export\{.*\bas default\b", code) and "stubModel" in code
 
 
 def test_in_colab_it_asks_for_colabs_widget_manager(monkeypatch):
@@ -181,36 +196,25 @@ def test_the_wheel_ships_the_script(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "helpers/explorers/browser/l04_sinusoidal.js" in names
+    assert "helpers/explorers/browser/bundle/l04_sinusoidal.js" in names
     assert "helpers/explorers/browser/l04_sinusoidal.py" in names
 
 
 # ---------------------------------------------------------------------------------------------
-# The script's numbers, run by Node.js
-
-NODE = shutil.which("node")
-
+# The bundle's numbers, run by Node.js
 
 def run_script(source: str, program: str, tmp_path: Path):
-    """Import ``source`` as an ES module in Node.js, run ``program`` (which may use its exports as
-    ``m``) and return what it prints as JSON."""
-    if NODE is None:
-        if IN_CI:
-            pytest.fail("node not found (under CI the script's tests must run)")
-        pytest.skip("node (Node.js) not found")
-    path = tmp_path / f"widget-{len(list(tmp_path.glob('*.mjs')))}.mjs"
-    path.write_text(source)
-    code = f"const m = await import({json.dumps(path.as_uri())});\nprocess.stdout.write(JSON.stringify({program}));"
-    done = subprocess.run([NODE, "--input-type=module", "-e", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout)
+    """Import ``source`` (the bundle's text) as ``m`` in Node.js and return ``program``, through JSON."""
+    return evaluate(tmp_path, source, program)
 
 
-SETTINGS = [(128, 128, 10000.0), (24, 2, 10.0), (1024, 64, 1e6), (8, 1024, 10 ** 1.5), (200, 96, 316.2277660168)]
+# the sliders' ends (d_model 2 and 1024, length 8 and 1024, base 10 and 10⁶) and settings between
+SETTINGS = [(128, 128, 10000.0), (8, 2, 10.0), (1024, 64, 1e6), (8, 1024, 10 ** 1.5), (200, 96, 316.2277660168),
+            (1024, 1024, 10000.0)]
 
 
 def table_error(source: str, tmp_path: Path) -> float:
-    """The largest difference between the script's tables and H.sinusoidal over SETTINGS."""
+    """The largest difference between the bundle's tables and H.sinusoidal over SETTINGS."""
     tables = run_script(source, "[" + ", ".join(f"Array.from(m.sinusoidalTable({n}, {d}, {b!r}))"
                                                 for n, d, b in SETTINGS) + "]", tmp_path)
     worst = 0.0
@@ -221,49 +225,91 @@ def table_error(source: str, tmp_path: Path) -> float:
     return worst
 
 
-def test_the_scripts_table_is_the_courses(tmp_path):
-    assert table_error(ESM, tmp_path) < 1e-6
+def test_the_bundles_table_is_the_courses(tmp_path):
+    error = table_error(ESM, tmp_path)
+    print(f"the bundle's tables differ from H.sinusoidal by at most {error:.2g}")
+    assert error < 1e-6
 
 
-@pytest.mark.parametrize(("mistake", "wrong"), [
-    ("sin and cos swapped", ("table[row + 2 * i] = Math.sin(angle)", "table[row + 2 * i] = Math.cos(angle)")),
-    ("exponent -i/d", ("Math.pow(base, (-2 * i) / dModel)", "Math.pow(base, -i / dModel)")),
-    ("positions from 1", ("const angle = p * omega[i]", "const angle = (p + 1) * omega[i]")),
-])
-def test_the_table_check_catches_a_wrong_formula(tmp_path, mistake, wrong):
-    old, new = wrong
-    assert old in ESM
-    assert table_error(ESM.replace(old, new), tmp_path) > 1e-3, f"{mistake} went unnoticed"
+# mistakes planted in the minified bundle (its names are esbuild's: [\w$]+)
+MISTAKES = {
+    "sin and cos swapped": (r"(\[[\w$]+\+2\*[\w$]+\]=Math\.)sin\(", r"\1cos("),
+    "exponent -i/d": (r"(=Math\.pow\([\w$]+,)-2\*([\w$]+/[\w$]+\);let)", r"\1-\2"),
+    "positions from 1": (r"let ([\w$]+)=([\w$]+)\*([\w$]+\[[\w$]+\]);([\w$]+\[[\w$]+\+2\*)",
+                         r"let \1=(\2+1)*\3;\4"),
+}
 
 
-def test_the_scripts_colours_are_matplotlibs_rdbu_r(tmp_path):
+@pytest.mark.parametrize("mistake", sorted(MISTAKES))
+def test_the_table_check_catches_a_wrong_formula(tmp_path, mistake):
+    pattern, replacement = MISTAKES[mistake]
+    wrong, planted = re.subn(pattern, replacement, ESM)
+    assert planted == 1, f"{mistake}: the formula is not found in the bundle"
+    assert table_error(wrong, tmp_path) > 1e-3, f"{mistake} went unnoticed"
+
+
+def wave_error(source: str, tmp_path: Path) -> float:
+    """The largest difference between the bundle's waves (pairs, wavelengths, values) and H.sinusoidal's
+    sine columns of the kernel-drawn explorer's pairs over SETTINGS."""
+    from helpers.explorers.l04_sinusoidal import _wave_pairs
+
+    calls = ", ".join(f"m.waveColumns(m.sinusoidalTable({n}, {d}, {b!r}), {n}, {d}, {b!r})" for n, d, b in SETTINGS)
+    out = run_script(source, f"[{calls}].map(ws => ws.map(w => ({{pair: w.pair, wavelength: w.wavelength, "
+                             "values: Array.from(w.values)})))", tmp_path)
+    worst = 0.0
+    for (n, d, b), waves in zip(SETTINGS, out, strict=True):
+        if [w["pair"] for w in waves] != _wave_pairs(d // 2):
+            return np.inf
+        expected = H.sinusoidal(n, d, b).double().numpy()
+        omega = H.frequencies(d, b, dtype=torch.float64).numpy()
+        for w in waves:
+            i = w["pair"]
+            worst = max(worst, float(np.abs(np.asarray(w["values"]) - expected[:, 2 * i]).max()),
+                        abs(w["wavelength"] / (2 * np.pi / omega[i]) - 1))
+    return worst
+
+
+def test_the_bundles_waves_are_the_kernel_explorers(tmp_path):
+    assert wave_error(ESM, tmp_path) < 1e-6
+
+
+def test_the_wave_check_catches_a_wrong_column(tmp_path):
+    """The same check over a bundle that draws each pair's cosine column instead of its sine."""
+    wrong, planted = re.subn(r"(\]=[\w$]+\[[\w$]+\*[\w$]+\+2\*[\w$]+)\]", r"\1+1]", ESM)
+    assert planted == 1, "the wave's column is not found in the bundle"
+    assert wave_error(wrong, tmp_path) > 0.1
+
+
+def test_the_bundles_colours_are_matplotlibs_rdbu_r(tmp_path):
     values = np.linspace(-1.0, 1.0, 2001)
     colours = np.asarray(run_script(ESM, f"{json.dumps(values.tolist())}.map(v => m.colourOf(v))", tmp_path))
     expected = matplotlib.colormaps["RdBu_r"](matplotlib.colors.Normalize(-1, 1)(values), bytes=True)[:, :3]
     assert np.abs(colours - expected.astype(int)).max() <= 1
 
 
-def test_the_scripts_slider_bounds_are_the_pythons(tmp_path):
+def test_the_bundles_slider_bounds_are_the_pythons(tmp_path):
     limits = run_script(ESM, "m.LIMITS", tmp_path)
     assert limits["d_model"] == {"min": D_MODEL.low, "max": D_MODEL.high, "step": D_MODEL.step}
     assert limits["length"] == {"min": module.LENGTH.low, "max": module.LENGTH.high, "step": module.LENGTH.step}
     assert limits["log10_base"] == {"min": 1, "max": 6, "step": BASE.step}
 
 
-def test_the_stub_model_tells_its_listeners(tmp_path):
+def test_the_stub_model_tells_its_listeners_and_the_base_reads_as_in_python(tmp_path):
     program = """(() => {
       const model = m.stubModel({d_model: 8}); const seen = [];
       const listener = () => seen.push(model.get("d_model"));
       model.on("change:d_model", listener); model.set("d_model", 10); model.set("d_model", 10);
       model.off("change:d_model", listener); model.set("d_model", 12); model.save_changes();
-      const base = [m.formatBase(10000), m.formatBase(1e6), m.formatBase(17.7827941)];
-      return {seen, now: model.get("d_model"), base};
+      return {seen, now: model.get("d_model")};
     })()"""
-    assert run_script(ESM, program, tmp_path) == {"seen": [10], "now": 12,
-                                                  "base": ["10\u2009000", "1\u2009000\u2009000", "17.8"]}
+    assert run_script(ESM, program, tmp_path) == {"seen": [10], "now": 12}
+    bases = [10.0, 17.7827941, 100.0, 316.2277660168, 891.250938, 999.7, 1000.0, 10000.0, 11220.1845430, 1e6]
+    shown = run_script(ESM, f"{json.dumps(bases)}.map(b => m.formatBase(b))", tmp_path)
+    assert shown == [format_base(b) for b in bases]
+    assert shown[:2] == ["10", "17.8"] and shown[-1] == "1\u2009000\u2009000"
 
 
-def test_the_scripts_waves_are_the_kernel_explorers_pairs(tmp_path):
+def test_the_bundles_waves_are_the_kernel_explorers_pairs(tmp_path):
     """The pairs drawn as waves (fastest, two middle ones, slowest) and their wavelengths' labels are
     the kernel-drawn explorer's, for every d_model (Python's round sends halves to the even neighbour)."""
     from helpers.explorers.l04_sinusoidal import _short_number, _wave_pairs
@@ -274,98 +320,3 @@ def test_the_scripts_waves_are_the_kernel_explorers_pairs(tmp_path):
     lengths = [6.283185307179586, 9.96, 19.87, 128.6, 999.4, 999.6, 54_351.0, 999_400.0, 999_600.0, 6.18e6]
     assert run_script(ESM, f"{json.dumps(lengths)}.map(x => m.shortNumber(x))", tmp_path) == \
         [_short_number(x) for x in lengths]
-
-
-# ---------------------------------------------------------------------------------------------
-# The script in Chromium: what it draws, slider ends included
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser). The Colab-like
-    environment (make test-colab) installs no browser driver: there this part is skipped, and
-    make test-unit runs it."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed here (requirements-test.txt installs it)")
-    if not Path(CHROMIUM).exists():
-        if IN_CI:
-            pytest.fail(f"{CHROMIUM} not found (under CI the explorer's drawing must be checked)")
-        pytest.skip(f"{CHROMIUM} not found: apt-get install -y chromium")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        yield browser
-        browser.close()
-
-
-def open_page(browser, page_html: str):
-    """A page holding the explorer's saved HTML (its script mounted on a model without a kernel), at
-    device scale factor 2; returns the page, its explorer's root and the errors it reports."""
-    page = browser.new_page(viewport={"width": 1000, "height": 800}, device_scale_factor=2)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.set_content(f"<!doctype html><html><body>{page_html}</body></html>")
-    root = page.locator(".pe-sinusoidal")
-    root.wait_for(timeout=20_000)
-    return page, root, errors
-
-
-# From the lesson's start, every slider to its lower end, then every slider to its upper end
-# (the length first: the position's end follows it), each reached from the keyboard.
-WAVE_SETTINGS = [
-    ("start", [], {"d_model": 128, "position": 20, "length": 128, "base": 10000}),
-    ("lower ends", [("d_model", "Home"), ("length", "Home"), ("position", "Home"), ("base", "Home")],
-     {"d_model": 2, "position": 0, "length": 8, "base": 10}),
-    ("upper ends", [("d_model", "End"), ("length", "End"), ("position", "End"), ("base", "End")],
-     {"d_model": 1024, "position": 1023, "length": 1024, "base": 1e6}),
-]
-
-
-def test_chromium_draws_the_courses_waves_at_the_slider_ends(chromium):
-    from tests.browser.explorer_page import drawn, drawn_waves, table_problems, wait_for_values, wave_problems
-
-    page, root, errors = open_page(chromium, sinusoidal_explorer().static_html())
-    try:
-        seen = []
-        for name, keys, expected in WAVE_SETTINGS:
-            for control, key in keys:
-                root.locator(f'input[name="{control}"]').focus()
-                page.keyboard.press(key)
-            wait_for_values(root, **expected)
-            picture = drawn_waves(root)
-            assert picture["waves"], f"{name}: no waves drawn"
-            problems = wave_problems(picture)
-            assert not problems, f"{name} ({expected}):\n" + "\n".join(problems)
-            if expected["length"] * expected["d_model"] <= 128 * 128:  # the whole table where it is small
-                assert not table_problems(drawn(root)), table_problems(drawn(root))
-            seen.append((name, [w["pair"] for w in picture["waves"]], picture["draw_ms"]))
-            # the picture is drawn for the screen's pixels (device scale factor 2), never stretched
-            canvas = root.locator("canvas").evaluate("c => [c.width, c.height, c.getBoundingClientRect().width,"
-                                                     " c.getBoundingClientRect().height]")
-            assert canvas[0] == round(2 * canvas[2]) and canvas[1] == round(2 * canvas[3]), canvas
-        assert [pairs for _, pairs, _ in seen] == [[0, 8, 21, 63], [0], [0, 64, 170, 511]]
-        assert not errors, errors
-        print("waves checked; draw times: " + ", ".join(f"{name} {ms:.1f} ms" for name, _, ms in seen))
-    finally:
-        page.close()
-
-
-def test_the_wave_check_catches_a_wrong_column(chromium):
-    """The same check over a script that draws each pair's cosine column instead of its sine."""
-    right = "values[p] = table[p * v.d_model + 2 * i];"
-    assert ESM.count(right) == 1
-    page_html = sinusoidal_explorer().static_html().replace(right, "values[p] = table[p * v.d_model + 2 * i + 1];")
-    page, root, _ = open_page(chromium, page_html)
-    try:
-        from tests.browser.explorer_page import drawn_waves, wave_problems
-
-        problems = wave_problems(drawn_waves(root))
-        assert any("pair 8's wave differs from column 16 of H.sinusoidal(128, 128, 10000)" in p for p in problems), \
-            problems
-    finally:
-        page.close()

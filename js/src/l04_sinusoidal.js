@@ -1,0 +1,343 @@
+// Lesson 04's explorer, computed and drawn by the browser: the sinusoidal table as helpers.sinusoidal
+// computes it,
+//   omega_i = base^(-2i / d_model),  PE[p, 2i] = sin(p * omega_i),  PE[p, 2i + 1] = cos(p * omega_i),
+// in three panels, as the kernel-drawn explorer (helpers.explorers.sinusoidal_explorer) has them: the
+// table as a heatmap (Matplotlib's RdBu_r) with the chosen position's row marked; that row (the
+// position's vector); the sine column of a few frequency pairs (the fastest, two middle ones, the
+// slowest: wavePairs) over all positions, stacked, each labelled with its pair index i and wavelength,
+// the chosen position marked. Side by side from 600 px wide, one under another below.
+//
+// What a draw returns (the test contract's `drawn`): the chosen row, its norm, the pairs drawn and
+// their waves; the whole table (a Float64Array, row by row) and its heatmap image (a canvas of
+// d_model × length pixels, one per entry) are on it too, as properties that are not enumerable (a
+// million numbers at the largest settings, read only by the tests that ask for them).
+
+import { mount, stubModel } from "./explorer.js";
+import {
+  COLOURS, DASHES, FONT, INK, LIGHT, TICK_PX, general, legend, level, linear, minus, panel, text,
+} from "./plot.js";
+
+export { stubModel };
+
+export const LIMITS = {
+  d_model: { min: 2, max: 1024, step: 2 },
+  length: { min: 8, max: 1024, step: 8 },
+  log10_base: { min: 1, max: 6, step: 0.05 },
+};
+
+// Matplotlib's RdBu_r (the course's heatmap): ColorBrewer's eleven RdBu colours, blue at -1, red at +1,
+// linearly interpolated into 256 entries as Matplotlib's LinearSegmentedColormap does
+const RDBU_R = [
+  [5, 48, 97], [33, 102, 172], [67, 147, 195], [146, 197, 222], [209, 229, 240], [247, 247, 247],
+  [253, 219, 199], [244, 165, 130], [214, 96, 77], [178, 24, 43], [103, 0, 31],
+];
+const LUT_SIZE = 256;
+const LUT = (() => {
+  const lut = new Uint8ClampedArray(LUT_SIZE * 3);
+  for (let k = 0; k < LUT_SIZE; k++) {
+    const x = (k / (LUT_SIZE - 1)) * (RDBU_R.length - 1);
+    const j = Math.min(Math.floor(x), RDBU_R.length - 2);
+    const f = x - j;
+    for (let c = 0; c < 3; c++) lut[3 * k + c] = Math.round(RDBU_R[j][c] * (1 - f) + RDBU_R[j + 1][c] * f);
+  }
+  return lut;
+})();
+
+// the waves, fastest first: a colour and a marker each (Matplotlib's v, s, D, o, as the kernel-drawn
+// explorer), the same as their column's mark above the heatmap
+const WAVE_MARKS = [[COLOURS.blue, "v"], [COLOURS.vermillion, "s"], [COLOURS.green, "D"], [COLOURS.purple, "o"]];
+const WAVE_GAP = 2.4; // the waves' spacing, in units of their amplitude
+
+/** The (length × d_model) sinusoidal table, row by row, in double precision. */
+export function sinusoidalTable(length, dModel, base) {
+  const half = dModel / 2;
+  const omega = new Float64Array(half);
+  for (let i = 0; i < half; i++) omega[i] = Math.pow(base, (-2 * i) / dModel);
+  const table = new Float64Array(length * dModel);
+  for (let p = 0; p < length; p++) {
+    const row = p * dModel;
+    for (let i = 0; i < half; i++) {
+      const angle = p * omega[i];
+      table[row + 2 * i] = Math.sin(angle);
+      table[row + 2 * i + 1] = Math.cos(angle);
+    }
+  }
+  return table;
+}
+
+/** Python's round(): halves go to the even neighbour. */
+function roundHalfEven(x) {
+  const floor = Math.floor(x);
+  if (x - floor !== 0.5) return Math.round(x);
+  return floor % 2 === 0 ? floor : floor + 1;
+}
+
+/** The pairs drawn as waves: up to four, spread from the fastest (0) to the slowest (nPairs - 1), as
+ * the kernel-drawn explorer picks them (round(f * (nPairs - 1)) for f = 0, 1/8, 1/3, 1, each once). */
+export function wavePairs(nPairs) {
+  const last = nPairs - 1;
+  const picked = new Set([0.0, 1 / 8, 1 / 3, 1.0].map((f) => roundHalfEven(f * last)));
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** The waves drawn bottom right, fastest first: for each pair i of wavePairs, its sine column 2i of the
+ * table (sin(p * omega_i) at every position p) and its wavelength 2 pi / omega_i. */
+export function waveColumns(table, length, dModel, base) {
+  return wavePairs(dModel / 2).map((i) => {
+    const values = new Float64Array(length);
+    for (let p = 0; p < length; p++) values[p] = table[p * dModel + 2 * i];
+    return { pair: i, wavelength: (2 * Math.PI) / Math.pow(base, (-2 * i) / dModel), values };
+  });
+}
+
+/** A positive number, short: 6.28, 628, 54.5k, 5.95M (as the kernel-drawn explorer labels wavelengths). */
+export function shortNumber(x) {
+  const three = (y) => Number(y.toPrecision(3)).toString();
+  if (x < 999.5) return three(x);
+  if (x < 999.5e3) return `${three(x / 1e3)}k`;
+  return `${three(x / 1e6)}M`;
+}
+
+/** The heatmap's colour of a value (clipped to -1..1), as [r, g, b]: Matplotlib's 256-entry RdBu_r. */
+export function colourOf(value) {
+  const x = (Math.min(Math.max(value, -1), 1) + 1) / 2;
+  const k = Math.min(Math.floor(x * LUT_SIZE), LUT_SIZE - 1);
+  return [LUT[3 * k], LUT[3 * k + 1], LUT[3 * k + 2]];
+}
+
+/** The base as a reader writes it: 10 000, 1 000 000, 17.8, 316. */
+export function formatBase(base) {
+  if (base >= 1000) {
+    const rounded = Number(base.toPrecision(3));
+    return Math.round(rounded).toString().replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+  }
+  return Number(base.toPrecision(3)).toString();
+}
+
+// The last table and its heatmap, kept while only the position moves (a table has up to a million entries)
+let cached = null;
+
+function tableFor(v) {
+  if (cached && cached.d_model === v.d_model && cached.length === v.length && cached.base === v.base) return cached;
+  const table = sinusoidalTable(v.length, v.d_model, v.base);
+  const image = document.createElement("canvas");
+  image.width = v.d_model;
+  image.height = v.length;
+  const ctx = image.getContext("2d");
+  const pixels = ctx.createImageData(v.d_model, v.length);
+  const data = pixels.data;
+  for (let k = 0; k < table.length; k++) { // colourOf, inlined
+    const x = (Math.min(Math.max(table[k], -1), 1) + 1) / 2;
+    const c = 3 * Math.min(Math.floor(x * LUT_SIZE), LUT_SIZE - 1);
+    data[4 * k] = LUT[c];
+    data[4 * k + 1] = LUT[c + 1];
+    data[4 * k + 2] = LUT[c + 2];
+    data[4 * k + 3] = 255;
+  }
+  ctx.putImageData(pixels, 0, 0);
+  cached = { d_model: v.d_model, length: v.length, base: v.base, table, image };
+  return cached;
+}
+
+const NARROW = { heat: 320, vector: 180, wave: 230 }; // the panels' heights, one under another
+
+function layout(width) {
+  const w = Math.max(300, Math.min(width, 860));
+  if (w >= 600) return { width: w, height: 580, wide: true };
+  return { width: w, height: 36 + NARROW.heat + 80 + NARROW.vector + 92 + NARROW.wave + 56, wide: false };
+}
+
+/** Where each panel goes: the heatmap and its colour bar, the vector, the waves. */
+function boxes(size, oneRow) {
+  const { width, height, wide } = size;
+  const heat = wide
+    ? { x: 66, y: 36, w: Math.round(width * 0.4), h: height - 36 - 56 }
+    : { x: 66, y: 36, w: width - 66 - 56, h: NARROW.heat };
+  const bar = { x: heat.x + heat.w + 12, y: heat.y, w: 12, h: heat.h };
+  const x = wide ? bar.x + bar.w + 62 : 74;
+  const top = wide ? heat.y : heat.y + heat.h + 80; // the top of the vector's legend
+  const vector = { x, w: width - x - 14, y: top + (oneRow ? 26 : 42) };
+  vector.h = top + (wide ? 200 : NARROW.vector) - vector.y;
+  const wave = { x, w: vector.w, y: vector.y + vector.h + 92 };
+  wave.h = wide ? heat.y + heat.h - wave.y : NARROW.wave;
+  return { heat, bar, vector, wave, top };
+}
+
+/** The polyline through (xs[k], ys[k]) in a panel, clipped to its box: plot.js's curve without d3's line
+ * generator, which would add a fifth to the bundle (every explorer's saved output carries it twice). */
+function curve(ctx, p, xs, ys, { colour = INK, width = 1.5, dash = DASHES.solid } = {}) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(p.box.x, p.box.y, p.box.w, p.box.h);
+  ctx.clip();
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  for (let k = 0; k < xs.length; k++) ctx[k ? "lineTo" : "moveTo"](p.x(xs[k]), p.y(ys[k]));
+  ctx.stroke();
+  ctx.restore();
+}
+
+/** A filled marker centred on (x, y): Matplotlib's "v" (triangle down), "s", "D" or "o", about r px out. */
+function marker(ctx, shape, colour, x, y, r) {
+  ctx.save();
+  ctx.fillStyle = colour;
+  ctx.beginPath();
+  if (shape === "v") {
+    ctx.moveTo(x - r, y - r * 0.8);
+    ctx.lineTo(x + r, y - r * 0.8);
+    ctx.lineTo(x, y + r);
+  } else if (shape === "s") {
+    ctx.rect(x - r * 0.8, y - r * 0.8, 1.6 * r, 1.6 * r);
+  } else if (shape === "D") {
+    ctx.moveTo(x, y - r);
+    ctx.lineTo(x + r * 0.8, y);
+    ctx.lineTo(x, y + r);
+    ctx.lineTo(x - r * 0.8, y);
+  } else {
+    ctx.arc(x, y, r * 0.85, 0, 2 * Math.PI);
+  }
+  ctx.closePath();
+  ctx.fill();
+  ctx.restore();
+}
+
+/** Integer ticks of a scale over cells -0.5 … n - 0.5, labelled as integers. */
+function cellTicks(scale, n) {
+  return { values: scale.ticks(4).filter((t) => Number.isInteger(t) && t >= 0 && t <= n - 1), format: String };
+}
+
+/** Text centred at x, or `short` where `long` would be wider than `room` or leave the canvas. */
+function title(ctx, long, short, x, y, room, width) {
+  ctx.font = `13px ${FONT}`;
+  const fits = ctx.measureText(long).width <= Math.min(room, 2 * Math.min(x, width - x) - 4);
+  text(ctx, fits ? long : short, x, y, { align: "center" });
+}
+
+function draw(ctx, v, size) {
+  const { table, image } = tableFor(v);
+  const { d_model: d, position, length, base } = v;
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, size.width, size.height);
+  const entries = [
+    { colour: COLOURS.blue, label: "sin (dims 0, 2, 4, \u2026)" },
+    { colour: COLOURS.vermillion, dash: DASHES.dashed, label: "cos (dims 1, 3, 5, \u2026)" },
+  ];
+  ctx.font = `${TICK_PX}px ${FONT}`;
+  const legendWidth = entries.reduce((sum, e) => sum + 48 + ctx.measureText(e.label).width, 0);
+  const oneRow = size.wide && legendWidth <= size.width - (Math.round(size.width * 0.4) + 66 + 86) - 14;
+  const { heat, bar, vector, wave, top } = boxes(size, oneRow);
+
+  // the table as a heatmap, the chosen position's row marked
+  const ratio = globalThis.devicePixelRatio || 1;
+  ctx.imageSmoothingEnabled = d > heat.w * ratio || length > heat.h * ratio; // average where it shrinks
+  ctx.imageSmoothingQuality = "high";
+  ctx.drawImage(image, heat.x, heat.y, heat.w, heat.h);
+  const hx = linear().domain([-0.5, d - 0.5]), hy = linear().domain([length - 0.5, -0.5]);
+  const dims = cellTicks(hx, d), rows = cellTicks(hy, length);
+  const map = panel(ctx, heat, hx, hy, { xName: "dimension", yName: "position", xTickValues: dims.values,
+    xFormat: dims.format, yTickValues: rows.values, yFormat: rows.format });
+  ctx.save();
+  ctx.strokeStyle = "#000";
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.moveTo(heat.x, map.y(position));
+  ctx.lineTo(heat.x + heat.w, map.y(position));
+  ctx.stroke();
+  ctx.restore();
+  title(ctx, `PE: ${length} positions \u00d7 ${d} dims, base ${formatBase(base)}`,
+    `PE: ${length} \u00d7 ${d}, base ${formatBase(base)}`, heat.x + heat.w / 2, 22, size.width, size.width);
+
+  // the colour bar, -1 to 1
+  for (let k = 0; k < bar.h; k++) {
+    const [r, g, b] = colourOf(1 - (2 * (k + 0.5)) / bar.h);
+    ctx.fillStyle = `rgb(${r},${g},${b})`;
+    ctx.fillRect(bar.x, bar.y + k, bar.w, 1);
+  }
+  ctx.strokeStyle = INK;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([]);
+  ctx.strokeRect(bar.x, bar.y, bar.w, bar.h);
+  for (const t of [-1, 0, 1]) {
+    text(ctx, minus(String(t)), bar.x + bar.w + 5, bar.y + ((1 - t) / 2) * bar.h, { baseline: "middle", px: TICK_PX });
+  }
+
+  // the columns drawn as waves, each marked above the heatmap in its wave's colour and marker
+  const pairs = wavePairs(d / 2);
+  pairs.forEach((i, j) => marker(ctx, WAVE_MARKS[j][1], WAVE_MARKS[j][0], map.x(2 * i), heat.y - 7, 4.5));
+
+  // the chosen position's vector: sines at even dimensions, cosines at odd ones, under its legend
+  const row = table.subarray(position * d, (position + 1) * d);
+  let squares = 0;
+  for (let k = 0; k < d; k++) squares += row[k] * row[k];
+  const norm = Math.sqrt(squares);
+  const even = Float64Array.from({ length: d / 2 }, (_, i) => 2 * i);
+  const odd = even.map((k) => k + 1);
+  const vx = linear().domain([-0.5, d - 0.5]), vy = linear().domain([-1.15, 1.15]);
+  const vecTicks = cellTicks(vx, d);
+  const vec = panel(ctx, vector, vx, vy, { xName: "dimension", xTickValues: vecTicks.values,
+    xFormat: vecTicks.format, yTickValues: [-1, 0, 1], yFormat: String });
+  level(ctx, vec, 0, { colour: LIGHT, dash: DASHES.solid });
+  curve(ctx, vec, even, even.map((k) => row[k]), { colour: COLOURS.blue });
+  curve(ctx, vec, odd, odd.map((k) => row[k]), { colour: COLOURS.vermillion, dash: DASHES.dashed });
+  title(ctx, `the vector PE[${position}]   (norm ${general(norm)} = \u221a(d/2))`,
+    `PE[${position}], norm ${general(norm)}`, vector.x + vector.w / 2, top - 14, vector.w + 40, size.width);
+  if (oneRow) legend(ctx, vector.x + 4, top + 8, entries);
+  else entries.forEach((entry, k) => legend(ctx, vector.x + 4, top + 6 + 16 * k, [entry]));
+
+  // the sine column of each chosen pair over all positions, stacked, fastest on top, the position marked
+  const positions = Float64Array.from({ length }, (_, p) => p);
+  const waves = waveColumns(table, length, d, base);
+  const wx = linear().domain([-0.5, length - 0.5]), wy = linear().domain([-WAVE_GAP * 3 - 1.3, 1.3]);
+  const waveTicks = cellTicks(wx, length);
+  const waveBox = panel(ctx, wave, wx, wy, { xName: "position", xTickValues: waveTicks.values,
+    xFormat: waveTicks.format, yTickValues: [] });
+  waves.forEach(({ pair, wavelength, values }, j) => {
+    const [colour, shape] = WAVE_MARKS[j];
+    curve(ctx, waveBox, positions, values.map((y) => y - WAVE_GAP * j), { colour });
+    marker(ctx, shape, colour, wx(0), wy(values[0] - WAVE_GAP * j), 4);
+    text(ctx, `pair ${pair}`, wave.x - 8, wy(-WAVE_GAP * j) - 7, { align: "right", baseline: "middle", px: TICK_PX });
+    text(ctx, `\u03bb=${shortNumber(wavelength)}`, wave.x - 8, wy(-WAVE_GAP * j) + 8,
+      { align: "right", baseline: "middle", px: TICK_PX });
+  });
+  ctx.save();
+  ctx.strokeStyle = "#000";
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(wx(position), wave.y);
+  ctx.lineTo(wx(position), wave.y + wave.h);
+  ctx.stroke();
+  ctx.restore();
+  title(ctx, "sin(p\u00b7\u03c9_i) of a few pairs i, fastest on top", "sin(p\u00b7\u03c9_i), fastest on top",
+    wave.x + wave.w / 2, wave.y - 14, wave.w + 40, size.width);
+
+  const drawn = {
+    d_model: d, position, length, base, row: Array.from(row), norm, pairs,
+    waves: waves.map((w) => ({ pair: w.pair, wavelength: w.wavelength, values: Array.from(w.values) })),
+    width: size.width, height: size.height,
+  };
+  return Object.defineProperties(drawn, { table: { value: table }, image: { value: image } });
+}
+
+function describe(v, drawn) {
+  return `Sinusoidal table, ${v.length} positions by ${v.d_model} dimensions, base ${formatBase(v.base)}: `
+    + `row ${v.position} marked and drawn as a vector (norm ${general(drawn.norm)}); below it the sine of `
+    + `pairs ${drawn.pairs.join(", ")} over all positions.`;
+}
+
+function render({ model, el }) {
+  const d = LIMITS.d_model, n = LIMITS.length, b = LIMITS.log10_base;
+  return mount({ model, el }, {
+    name: "sinusoidal",
+    controls: [
+      { name: "d_model", label: "d_model", min: d.min, max: d.max, step: d.step, integer: true },
+      { name: "position", label: "position", min: 0, max: (values) => values.length - 1, step: 1, integer: true },
+      { name: "length", label: "length", min: n.min, max: n.max, step: n.step, integer: true },
+      { name: "base", label: "base", min: 10 ** b.min, max: 10 ** b.max, step: b.step, log: true, format: formatBase },
+    ],
+    layout, draw, describe,
+  });
+}
+
+export default { render };
