@@ -29,7 +29,7 @@ def pair_ticks(d: int) -> list[int]:
     return sorted(set(range(0, last, max(1, d // 8))) | {last})
 
 
-@register(moves="position")
+@register(moves="position", in_lesson=False)
 def angle_precision_explorer(position: float = 1000.0, dtype: str = "bfloat16", d: int = 128,
                              base: float = 10000.0) -> LiveFigure:
     """How far off RoPE's angles are when p·ω_i is computed in a low-precision dtype.
