@@ -39,7 +39,7 @@ def _example() -> dict:
     return {"run": evaluate_models({name: build_model(name, settings) for name in TRAINED_SCHEMES}, settings)}
 
 
-@register(moves="length", example=_example)
+@register(moves="length", example=_example, in_lesson=False)
 def loss_curves_explorer(run: ShortContextRun, schemes: tuple[str, ...] = TRAINED_SCHEMES,
                          length: int | None = None) -> LiveFigure:
     """Loss by position of models already trained and evaluated (``run``, from
