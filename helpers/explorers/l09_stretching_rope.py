@@ -1,4 +1,6 @@
-"""Lesson 09: what each RoPE scaling method does to each frequency pair."""
+"""Lesson 09: what each RoPE scaling method does to each frequency pair. The lesson shows the explorer drawn
+by the browser (:mod:`helpers.explorers.browser.l09_stretching_rope`); this one stays registered, out of the
+lesson, as the kernel-drawn reference."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ KIND_LABELS = {"extrapolated": (COLORS["green"], "o", "extrapolated (s = 1)"),
                "interpolated": (COLORS["blue"], "^", "interpolated (s = factor)")}
 
 
-@register(moves="factor")
+@register(moves="factor", in_lesson=False)
 def pair_scale_explorer(method: str = "yarn", factor: float = 16.0, model: int = 0) -> LiveFigure:
     """The scale s_i = ω_i / ω'_i each method gives each pair, against the pair's wavelength
     relative to the training length L (both on log axes), for one of three model shapes.
