@@ -19,7 +19,7 @@ SPAN = MAX_DISTANCE.high * 3 // 2  # the T5 explorer's offsets: −SPAN … SPAN
 BIAS_FLOOR = -6.0  # the ALiBi heatmap's colour scale: 0 down to −6, the same for every head
 
 
-@register(moves="max_distance")
+@register(moves="max_distance", in_lesson=False)
 def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = False) -> LiveFigure:
     """T5's buckets: which bucket each offset (key − query) falls in.
 
@@ -97,7 +97,7 @@ def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirect
     return LiveFigure(fig, update, controls, animated=animated, blit=("max_distance",))
 
 
-@register(moves="head")
+@register(moves="head", in_lesson=False)
 def alibi_explorer(n_heads: int = 8, length: int = 32, head: int = 1, max_length: int = 128) -> LiveFigure:
     """ALiBi: the bias of one head, the slopes of all heads, and how far a head looks.
 
