@@ -6,8 +6,10 @@
   (p_0, p_1, …) turns by p_{a(i)}·ω_i (``multi_axis_rope``). Two ways to assign the pairs:
   ``axial_2d`` (2-D axial RoPE: each axis owns half the features, with the frequencies of a head half
   as wide) and ``mrope_axes`` (M-RoPE: consecutive blocks of the usual ω_i = base^(−2i/d), the fastest
-  block to the first axis). ``mrope_position_ids`` builds the three ids of a sequence that mixes text,
-  images and videos.
+  block to the first axis). ``two_axis_split`` names three splits for a row and a column;
+  ``grid_scores`` gives one query patch's scores with a key on every patch of a grid, ``offset_scores``
+  the score against the offset key − query. ``mrope_position_ids`` builds the three ids of a sequence
+  that mixes text, images and videos.
 - **Multi-head Latent Attention** (DeepSeek-V2 and V3) caches one small latent vector per token and
   folds the key up-projection into the query. ``mla_scores`` computes a head's scores both ways,
   without RoPE, with RoPE on the latent, and with a separate ("decoupled") rotary part;
@@ -27,7 +29,7 @@ from typing import NamedTuple
 
 import torch
 
-from .._checks import check_base, check_even, check_int
+from .._checks import check_base, check_choice, check_even, check_int, check_pairs
 from ..encodings import frequencies
 from ..rope_scaling import scaled_frequencies
 from ..rotary import rope, rotate
@@ -117,6 +119,72 @@ def mrope_position_ids(segments, spatial_merge_size: int = 2) -> torch.Tensor:
 def axis_wavelengths(freqs: torch.Tensor, axis_of_pair: torch.Tensor, axis: int) -> torch.Tensor:
     """The wavelengths 2π/ω (positions per turn) of the pairs that turn with ``axis``, fastest first."""
     return (2 * math.pi / freqs.to(torch.float64)[torch.as_tensor(axis_of_pair) == axis]).sort().values
+
+
+AXIS_SPLITS = ("halves", "alternate pairs", "blocks")
+
+
+def two_axis_split(d: int, split: str = "halves", base: float = 10000.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """(freqs, axis_of_pair), both (d/2,), for a head of d features on two axes (0: row, 1: column).
+
+    ``"halves"``: ``axial_2d`` (pairs 0 … d/4 − 1 to the row, the rest to the column, each half with
+    base^(−2j/(d/2))); ``"alternate pairs"``: the usual ω_i = base^(−2i/d), even pairs to the row, odd to
+    the column; ``"blocks"``: the usual ω_i, the fastest d/4 pairs to the row, the slowest d/4 to the column
+    (M-RoPE's consecutive blocks, for two axes).
+    """
+    split = check_choice("split", split, AXIS_SPLITS)
+    if split == "halves":
+        return axial_2d(d, base)
+    d = check_even("d", d)
+    if d % 4:
+        raise ValueError(f"d must be a multiple of 4 (two axes, each of whole pairs), got {d}")
+    if split == "blocks":
+        return mrope_axes(d, (d // 4, d // 4), base)
+    return frequencies(d, check_base(base), torch.float64), torch.arange(d // 2) % 2
+
+
+def _two_axis_score(q: torch.Tensor, k: torch.Tensor, query: torch.Tensor, keys: torch.Tensor, freqs: torch.Tensor,
+                    axis_of_pair: torch.Tensor) -> torch.Tensor:
+    """⟨q turned at ``query`` (2,), k turned at each column of ``keys`` (2, n)⟩, (n,)."""
+    q, k = check_pairs("q", q), check_pairs("k", k)
+    if q.dim() != 1 or q.shape != k.shape:
+        raise ValueError(f"q and k must both have shape (d,), got {tuple(q.shape)} and {tuple(k.shape)}")
+    turned_q = multi_axis_rope(q.double()[None], query[:, None], freqs, axis_of_pair)[0]
+    turned_k = multi_axis_rope(k.double().expand(keys.shape[1], -1), keys, freqs, axis_of_pair)
+    return turned_k @ turned_q
+
+
+def grid_scores(q: torch.Tensor, k: torch.Tensor, query_row: int, query_col: int, rows: int, cols: int,
+                freqs: torch.Tensor, axis_of_pair: torch.Tensor) -> torch.Tensor:
+    """The score of one query patch with a key on every patch of a rows × cols grid, (rows, cols) float64.
+
+    Entry [r', c'] = ⟨R(query_row, query_col) q, R(r', c') k⟩, where R(r, c) turns pair i by
+    (r if axis_of_pair[i] == 0 else c)·freqs[i] (``multi_axis_rope``, half layout); q and k are (d,).
+    """
+    rows, cols = check_int("rows", rows, 1), check_int("cols", cols, 1)
+    query = torch.tensor([check_int("query_row", query_row, 0), check_int("query_col", query_col, 0)])
+    if query[0] >= rows or query[1] >= cols:
+        raise ValueError(f"the query patch ({int(query[0])}, {int(query[1])}) must lie on the {rows} × {cols} grid")
+    return _two_axis_score(q, k, query, grid_positions(rows, cols), freqs, axis_of_pair).reshape(rows, cols)
+
+
+def offset_scores(q: torch.Tensor, k: torch.Tensor, rows: int, cols: int, freqs: torch.Tensor,
+                  axis_of_pair: torch.Tensor) -> torch.Tensor:
+    """The score against the offset key − query, (2·rows − 1, 2·cols − 1) float64: entry [a + rows − 1,
+    b + cols − 1] is the score of a query at (max(−a, 0), max(−b, 0)) with a key at (max(a, 0), max(b, 0)),
+    a = key row − query row, b = key column − query column. On a rows × cols grid the scores of a query at
+    (r, c) are the window [rows − 1 − r : 2·rows − 1 − r, cols − 1 − c : 2·cols − 1 − c] of this map
+    (scores depend on the offsets alone).
+    """
+    rows, cols = check_int("rows", rows, 1), check_int("cols", cols, 1)
+    a, b = torch.meshgrid(torch.arange(1 - rows, rows), torch.arange(1 - cols, cols), indexing="ij")
+    a, b = a.flatten(), b.flatten()
+    out = torch.empty(a.shape[0], dtype=torch.float64)
+    for j in range(a.shape[0]):
+        query = torch.stack((a[j].clamp(max=0).neg(), b[j].clamp(max=0).neg()))
+        key = torch.stack((a[j].clamp(min=0), b[j].clamp(min=0)))[:, None]
+        out[j] = _two_axis_score(q, k, query, key, freqs, axis_of_pair)[0]
+    return out.reshape(2 * rows - 1, 2 * cols - 1)
 
 
 # --- Multi-head Latent Attention -------------------------------------------------------------------

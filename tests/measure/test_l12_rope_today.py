@@ -48,6 +48,59 @@ def test_axial_2d_scores_depend_on_the_row_and_column_offsets_only():
     assert abs(s0 - s1) > 1e-3
 
 
+
+def rotation_matrix_2d(row, col, freqs, axes):
+    """The (d, d) block-diagonal rotation of a patch at (row, col), half layout: pair i = features (i, i + d/2)
+    turned by (row if axes[i] == 0 else col)·freqs[i], written out entry by entry."""
+    h = freqs.shape[0]
+    m = torch.zeros(2 * h, 2 * h, dtype=torch.float64)
+    for i in range(h):
+        angle = (row if axes[i] == 0 else col) * freqs[i].item()
+        m[i, i], m[i, i + h] = math.cos(angle), -math.sin(angle)
+        m[i + h, i], m[i + h, i + h] = math.sin(angle), math.cos(angle)
+    return m
+
+
+@pytest.mark.parametrize("split", today.AXIS_SPLITS)
+def test_grid_and_offset_scores_equal_explicit_rotation_matrices(split):
+    d, rows, cols, base = 16, 3, 4, 100.0
+    q, k = torch.randn(2, d, generator=torch.Generator().manual_seed(5), dtype=torch.float64)
+    freqs, axes = today.two_axis_split(d, split, base)
+    omega = base ** (-2 * torch.arange(d // 2, dtype=torch.float64) / d)
+    half = base ** (-2 * torch.arange(d // 4, dtype=torch.float64) / (d // 2))
+    expected = {"halves": (torch.cat((half, half)), [0] * 4 + [1] * 4),
+                "alternate pairs": (omega, [0, 1] * 4), "blocks": (omega, [0] * 4 + [1] * 4)}[split]
+    assert torch.allclose(freqs, expected[0], rtol=1e-15) and axes.tolist() == expected[1]
+    for query in [(0, 0), (2, 1), (2, 3)]:
+        got = today.grid_scores(q, k, *query, rows, cols, freqs, axes)
+        rq = rotation_matrix_2d(*query, freqs, axes) @ q
+        by_hand = torch.tensor([[float(rq @ (rotation_matrix_2d(r, c, freqs, axes) @ k)) for c in range(cols)]
+                                for r in range(rows)], dtype=torch.float64)
+        assert got.shape == (rows, cols) and torch.allclose(got, by_hand, atol=1e-12)
+        window = today.offset_scores(q, k, rows, cols, freqs, axes)[rows - 1 - query[0]: 2 * rows - 1 - query[0],
+                                                                    cols - 1 - query[1]: 2 * cols - 1 - query[1]]
+        assert torch.allclose(window, by_hand, atol=1e-12)
+    one = rotation_matrix_2d(0, 0, freqs, axes) @ q @ (rotation_matrix_2d(-2, 3, freqs, axes) @ k)  # key − query
+    assert math.isclose(today.offset_scores(q, k, rows, cols, freqs, axes)[rows - 1 - 2, cols - 1 + 3], one,
+                        abs_tol=1e-12)
+    # a wrong axis for one pair changes the scores: the check can fail
+    wrong = axes.clone()
+    wrong[0] = 1 - wrong[0]
+    assert (today.grid_scores(q, k, 2, 1, rows, cols, freqs, wrong) - today.grid_scores(q, k, 2, 1, rows, cols, freqs,
+                                                                                          axes)).abs().max() > 1e-3
+
+
+def test_two_axis_split_and_grid_scores_check_their_arguments():
+    q = torch.zeros(8, dtype=torch.float64)
+    with pytest.raises(ValueError, match="split must be one of 'halves', 'alternate pairs', 'blocks'"):
+        today.two_axis_split(8, "thirds")
+    with pytest.raises(ValueError, match="d must be a multiple of 4"):
+        today.two_axis_split(6, "blocks")
+    with pytest.raises(ValueError, match=r"query patch \(3, 0\) must lie on the 3 × 4 grid"):
+        today.grid_scores(q, q, 3, 0, 3, 4, *today.two_axis_split(8))
+    with pytest.raises(ValueError, match="q and k must both have shape"):
+        today.grid_scores(q, q[:4], 0, 0, 3, 4, *today.two_axis_split(8))
+
 def test_one_axis_is_plain_rope():
     x = torch.randn(7, 8, generator=torch.Generator().manual_seed(2), dtype=torch.float64)
     freqs = 10000.0 ** (-2 * torch.arange(4, dtype=torch.float64) / 8)
