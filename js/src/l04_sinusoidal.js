@@ -114,6 +114,24 @@ export function formatBase(base) {
   return Number(base.toPrecision(3)).toString();
 }
 
+let barImage = null;
+
+/** The colour bar's picture: one pixel wide, the colour map's entries from +1 (top) to -1. */
+function colourBar() {
+  if (barImage) return barImage;
+  barImage = document.createElement("canvas");
+  barImage.width = 1;
+  barImage.height = LUT_SIZE;
+  const ctx = barImage.getContext("2d");
+  const pixels = ctx.createImageData(1, LUT_SIZE);
+  for (let k = 0; k < LUT_SIZE; k++) {
+    const c = 3 * (LUT_SIZE - 1 - k);
+    pixels.data.set([LUT[c], LUT[c + 1], LUT[c + 2], 255], 4 * k);
+  }
+  ctx.putImageData(pixels, 0, 0);
+  return barImage;
+}
+
 // The last table and its heatmap, kept while only the position moves (a table has up to a million entries)
 let cached = null;
 
@@ -249,12 +267,9 @@ function draw(ctx, v, size) {
   title(ctx, `PE: ${length} positions \u00d7 ${d} dims, base ${formatBase(base)}`,
     `PE: ${length} \u00d7 ${d}, base ${formatBase(base)}`, heat.x + heat.w / 2, 22, size.width, size.width);
 
-  // the colour bar, -1 to 1
-  for (let k = 0; k < bar.h; k++) {
-    const [r, g, b] = colourOf(1 - (2 * (k + 0.5)) / bar.h);
-    ctx.fillStyle = `rgb(${r},${g},${b})`;
-    ctx.fillRect(bar.x, bar.y + k, bar.w, 1);
-  }
+  // the colour bar, -1 to 1: the colour map's 256 entries, +1 on top, one image stretched to the bar
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(colourBar(), bar.x, bar.y, bar.w, bar.h);
   ctx.strokeStyle = INK;
   ctx.lineWidth = 1;
   ctx.setLineDash([]);
