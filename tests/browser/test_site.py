@@ -431,6 +431,16 @@ def test_every_lesson_has_a_page(site):
     assert pages == LESSONS
 
 
+def test_every_page_shows_the_courses_icon(site):
+    """A tab or a bookmark shows the course's icon: each page links it, and the file is the site's own."""
+    icon = site / "_static" / "favicon.svg"
+    assert icon.read_bytes() == (ROOT / "site" / "_static" / "favicon.svg").read_bytes()
+    for page in [site / "index.html", *sorted((site / "notebooks").glob("*.html"))]:
+        links = re.findall(r'<link rel="icon" href="([^"]+)"', page.read_text(encoding="utf-8"))
+        assert links, f"{page.name} names no icon"
+        assert (page.parent / links[0]).resolve() == icon.resolve(), f"{page.name}: {links[0]}"
+
+
 def pages_url() -> str:
     """GitHub Pages' address for the repository URL in pyproject.toml."""
     import tomllib
@@ -522,7 +532,7 @@ def test_only_the_browser_explorer_saves_html_beside_a_picture_or_a_widget():
                 data = out.get("data", {})
                 if "text/html" in data and ({"image/png", "application/vnd.jupyter.widget-view+json"} & set(data)):
                     saved = "".join(data["text/html"])
-                    static = 'class="pe-sinusoidal-static"' in saved or 'class="pe-explorer-static"' in saved
+                    static = 'class="pe-explorer-static"' in saved
                     carrying.append((stem, static))
     assert carrying == [(stem, True) for stem in ("00_order_blindness", "01_counting", "02_normalised_positions",
                                                   "03_single_sine", "04_sinusoidal", "05_rotation_matrix", "06_rope")]
@@ -540,7 +550,7 @@ def browser_explorer_problems(browser, base: str, shot: str | None = None) -> tu
         page.goto(f"{base}/{BROWSER_EXPLORER_PAGE}", wait_until="load")
         root = page.locator(ROOT_SELECTOR)
         root.wait_for(timeout=20_000)
-        if root.count() != 1 or page.locator(".pe-sinusoidal-static .pe-fallback").count():
+        if root.count() != 1 or page.locator(".pe-explorer-static .pe-fallback").count():
             problems.append(f"{root.count()} explorers mounted, the still stand-in still shown: "
                             f"{page.locator('.pe-fallback').count()}")
         for step in ("start", "two key presses on d_model"):
@@ -569,14 +579,15 @@ def test_lesson_04s_browser_explorer_runs_without_a_kernel(browser, base):
 
 
 def test_the_explorer_check_catches_a_wrong_formula(browser, site, tmp_path):
-    """The same check over a copy of the site whose inlined script swaps sine and cosine."""
+    """The same check over a copy of the site whose inlined bundle swaps sine and cosine (its names are
+    esbuild's, minified: [\\w$]+)."""
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     page = copy / BROWSER_EXPLORER_PAGE
-    text = page.read_text()
-    right = "table[row + 2 * i] = Math.sin(angle);"
-    assert text.count(right) == 1, "the page does not inline the explorer's script"
-    page.write_text(text.replace(right, "table[row + 2 * i] = Math.cos(angle);"))
+    # table[row + 2 * i] = Math.sin(angle) in js/src/l04_sinusoidal.js
+    wrong, planted = re.subn(r"(\[[\w$]+\+2\*[\w$]+\]=Math\.)sin\(", r"\1cos(", page.read_text())
+    assert planted == 1, "the page does not inline the explorer's bundle"
+    page.write_text(wrong)
     server, copy_base = serve(copy)
     try:
         problems, _ = browser_explorer_problems(browser, copy_base)
