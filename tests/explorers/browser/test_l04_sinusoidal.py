@@ -32,8 +32,14 @@ import pytest  # noqa: E402
 import helpers as H  # noqa: E402
 from helpers import explorers  # noqa: E402
 from helpers.explorers.browser import l04_sinusoidal as module  # noqa: E402
-from helpers.explorers.browser.l04_sinusoidal import ESM, ESM_PATH, SinusoidalExplorer, sinusoidal_explorer  # noqa: E402
-from helpers.explorers.l04_sinusoidal import BASE, D_MODEL  # noqa: E402
+from helpers.explorers.browser.l04_sinusoidal import (  # noqa: E402
+    BASE,
+    D_MODEL,
+    ESM,
+    ESM_PATH,
+    SinusoidalExplorer,
+    sinusoidal_explorer,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -266,7 +272,7 @@ def test_the_stub_model_tells_its_listeners(tmp_path):
 def test_the_scripts_waves_are_the_kernel_explorers_pairs(tmp_path):
     """The pairs drawn as waves (fastest, two middle ones, slowest) and their wavelengths' labels are
     the kernel-drawn explorer's, for every d_model (Python's round sends halves to the even neighbour)."""
-    from helpers.explorers.l04_sinusoidal import _short_number, _wave_pairs
+    from helpers.explorers.browser.l04_sinusoidal import _short_number, _wave_pairs
 
     n_pairs = list(range(1, 513))
     assert run_script(ESM, f"{json.dumps(n_pairs)}.map(n => m.wavePairs(n))", tmp_path) == \
