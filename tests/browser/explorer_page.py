@@ -4,8 +4,8 @@ page, for the browser tests (JupyterLab, the site) and benchmarks/browser_slider
 The explorer's root element (class ``pe-sinusoidal``) carries its values and a draw counter as
 ``data-*`` attributes; ``globalThis.__pe_tables[<data-pe-id>]`` holds the table it last drew, its
 heatmap image, one pixel per entry, and the waves drawn bottom right (each pair's sine over all
-positions). What is read here is compared with ``H.sinusoidal``, with the pairs the still figure
-draws (``_wave_pairs``) and with Matplotlib's RdBu_r, computed by Python, never by the page.
+positions). What is read here is compared with ``H.sinusoidal``, with the pairs the kernel-drawn
+explorer picks and with Matplotlib's RdBu_r, computed by Python, never by the page.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def table_problems(picture: dict) -> list[str]:
 
 
 def wave_problems(picture: dict) -> list[str]:
-    """How the waves drawn bottom right differ from what the still figure draws there: the pairs
+    """How the waves drawn bottom right differ from what the kernel-drawn explorer draws there: the pairs
     it picks (fastest, two middle ones, slowest), each one's wavelength 2π/ω_i, and each one's values, the
     sine column 2i of H.sinusoidal over every position, to 1e-6."""
     n, d, base = int(picture["length"]), int(picture["d_model"]), float(picture["base"])
@@ -116,7 +116,7 @@ def wave_problems(picture: dict) -> list[str]:
     waves = picture.get("waves") or []
     pairs = [int(w["pair"]) for w in waves]
     if pairs != _wave_pairs(d // 2):
-        return [f"waves drawn for pairs {pairs}, the still figure draws {_wave_pairs(d // 2)}"]
+        return [f"waves drawn for pairs {pairs}, the kernel-drawn explorer draws {_wave_pairs(d // 2)}"]
     problems = []
     omega = H.frequencies(d, base, dtype=torch.float64).numpy()
     for wave in waves:
