@@ -128,10 +128,9 @@ test-portable: setup-test
 	$(CHECK_FIGURES) ATEN_CPU_CAPABILITY=default $(PARALLEL) $(PY) -m pytest $(NBVAL) -n 2 --dist loadscope \
 		$$($(PY) tools/lesson_times.py --longest-run-first $(SOLVED)/*.ipynb)
 
-# Every notebook under nbval, and the widget and explorer tests (Matplotlib 3.10's own text
-# cache among them), with Colab's library versions. The notebooks run with one torch thread: the
-# same torch as the main environment, so this one run also shows that no compared number depends
-# on the thread count (the library versions change figures and widgets, not torch's arithmetic).
+# Every notebook under nbval, and the control and explorer tests, with Colab's library versions. The
+# notebooks run with one torch thread: the same torch as the main environment, so this one run also
+# shows that no compared number depends on the thread count (the library versions change figures and widgets, not torch's arithmetic).
 test-colab: setup-colab
 	$(COLAB_PY) -m pytest tests/live tests/explorers -q -n 2
 	$(CHECK_FIGURES) OMP_NUM_THREADS=1 $(COLAB_PY) -m pytest $(NBVAL) -n 2 --dist loadscope \
@@ -208,7 +207,6 @@ bench: setup-test bench-sliders
 	$(PY) benchmarks/train_speed.py
 
 bench-sliders: setup-test
-	$(PY) benchmarks/slider_latency.py
 	$(PY) benchmarks/browser_slider_latency.py
 
 clean:

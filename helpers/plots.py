@@ -66,6 +66,15 @@ TEXT_COLORS = {"blue": "#0072B2", "vermillion": "#BE5400", "green": "#008460", "
 EMPHASIS = COLORS["vermillion"]  # what a figure points at: a chosen point, a cursor, a marked row
 GREY = "0.45"  # reference lines and context
 SIGNED_CMAP = "cividis"  # dark blue (negative) → grey (0) → yellow (positive): lightness rises throughout
+# Lesson 08's schemes (its static figures and its explorer): one colour and one dash pattern each; no two
+# share a dash pattern, so they differ in greyscale too (sinusoidal and rope turn the same grey)
+SCHEME_COLORS = {"none": "0.35", "sinusoidal": COLORS["blue"], "learned": COLORS["purple"],
+                 "rope": COLORS["vermillion"], "alibi": COLORS["green"], "t5": COLORS["orange"]}
+# as seaborn's ``dashes`` takes them ("" solid, else on/off lengths in line widths)
+SCHEME_DASHES = {"none": (1, 1.5), "sinusoidal": "", "learned": (3.7, 1.6), "rope": (9, 2.5),
+                 "alibi": (6.4, 1.6, 1, 1.6), "t5": (5, 1.5, 1, 1.5, 1, 1.5)}
+# and as Matplotlib's ``linestyle``
+SCHEME_LINESTYLES = {name: (0, dashes) if dashes else "-" for name, dashes in SCHEME_DASHES.items()}
 
 COURSE_STYLE = {
     "figure.dpi": COURSE_DPI,

@@ -73,7 +73,7 @@ ax.plot([0, 1])
 """
 EXPLORER = """
 from helpers import explorers
-explorers.normalised_explorer()
+explorers.browser.normalised_explorer()
 """
 
 

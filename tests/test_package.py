@@ -40,7 +40,7 @@ print(json.dumps({"modules": names, "changed": sorted(k for k in before if befor
 def test_importing_any_part_of_helpers_changes_no_global_state():
     out = subprocess.run([sys.executable, "-c", STATE_SCRIPT], capture_output=True, text=True, check=True, cwd=ROOT)
     result = json.loads(out.stdout.splitlines()[-1])
-    assert {"helpers.plots", "helpers.explorers", "helpers.live.figure", "helpers.measure.common"} <= set(
+    assert {"helpers.plots", "helpers.explorers", "helpers.live.controls", "helpers.measure.common"} <= set(
         result["modules"])
     assert result["changed"] == [], f"importing helpers changed {result['changed']} (rcParams: {result['rcParams']})"
 

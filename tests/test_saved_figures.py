@@ -14,8 +14,8 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
 def explorer_outputs(nb):
-    """(cell index, output) for every displayed explorer: a widget view shown with a text form,
-    as a LiveFigure is (a training cell's progress bar has one too, and is marked as a progress bar)."""
+    """(cell index, output) for every displayed explorer: a widget view shown with a text form
+    (a training cell's progress bar has one too, and is marked as a progress bar)."""
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
@@ -39,15 +39,6 @@ def test_the_check_finds_a_missing_image():
     cell.outputs = [nbformat.v4.new_output("display_data", data={WIDGET: {"model_id": "x"}, "text/plain": "VBox()"})]
     nb.cells.append(cell)
     assert [i for i, out in explorer_outputs(nb) if "image/png" not in out["data"]] == [0]
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_no_separate_still_copy_of_an_explorer(path):
-    # the explorer's own saved output carries its picture: a second copy drawn by step_png() in a cell
-    # of its own would show the same figure twice around the sliders
-    nb = nbformat.read(path, as_version=4)
-    copies = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code" and ".step_png()" in cell.source]
-    assert not copies, f"{path.name}: cells {copies} draw a still copy of an explorer; its saved output has one"
 
 
 def progress_outputs(nb):
@@ -171,7 +162,7 @@ def test_every_saved_figure_is_drawn_for_2x_screens(path):
     nb = nbformat.read(path, as_version=4)
     blurred = blurred_pictures(nb)
     assert not blurred, (f"{path.name}: pictures (cell, pixels, shown width) without twice the pixels: {blurred}; "
-                         "show an explorer's picture with .picture(), and regenerate")
+                         "draw figures in the course style (plots.use_course_style: retina), and regenerate")
     # the last slider step each explorer's Output widget holds, which JupyterLab shows for a trusted notebook
     steps = blurred_widget_pictures(nb)
     assert not steps, f"{path.name}: explorer steps (widget, pixels, shown width) without twice the pixels: {steps}"

@@ -17,7 +17,7 @@ TIMED = load_tool("time_targets")
 def test_a_changed_lesson_module_selects_the_tests_beside_it_and_those_importing_it():
     chosen = CHECK.selected_tests(["helpers/exercises/l04_sinusoidal.py"])
     assert "tests/exercises/test_l04_sinusoidal.py" in chosen
-    assert "tests/explorers/test_l04_sinusoidal.py" not in chosen  # another module of the same name
+    assert "tests/explorers/browser/test_l04_sinusoidal.py" not in chosen  # another module of the same name
     assert "tests/test_encodings.py" not in chosen
 
 

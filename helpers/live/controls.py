@@ -1,20 +1,12 @@
-"""Control ranges: one object owns a control's label and bounds, checks a value a caller passes
-(with an error that names the parameter) and builds the slider or dropdown that offers them.
-
-Works with ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4).
-"""
+"""Control ranges: one object owns a control's label and bounds and checks a value a caller passes
+(with an error that names the parameter)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import ipywidgets as W
-
 from .._checks import check_finite, check_int
-
-_STYLE = {"description_width": "initial"}
 
 
 @dataclass(frozen=True)
@@ -38,15 +30,10 @@ class IntRange:
             raise ValueError(f"{name} must be an integer from {self.low} to {self.high}{steps}, got {value}")
         return value
 
-    def slider(self, value: int) -> W.IntSlider:
-        return W.IntSlider(value=value, min=self.low, max=self.high, step=self.step, description=self.label,
-                           style=_STYLE)
-
 
 @dataclass(frozen=True)
 class LogRange:
-    """Positive numbers from low to high on a log scale; ``step`` is in powers of ten. The slider
-    reads out three significant digits in plain decimals (1260, 0.00087), never ``1.26e+3``."""
+    """Positive numbers from low to high on a log scale; ``step`` is in powers of ten."""
 
     label: str
     low: float
@@ -63,22 +50,13 @@ class LogRange:
             raise ValueError(f"{name} must be a number from {self.low:g} to {self.high:g}, got {value}")
         return value
 
-    def slider(self, value: float) -> W.FloatLogSlider:
-        return W.FloatLogSlider(value=value, base=10, min=math.log10(self.low), max=math.log10(self.high),
-                                step=self.step, description=self.label, readout_format=".3r", style=_STYLE)
-
 
 @dataclass(frozen=True)
 class Choice:
-    """One of a list of values, each shown by its text: a dropdown, or a slider over the list.
-
-    ``options`` holds values, or (text, value) pairs.
-    """
+    """One of a list of values, each shown by its text: ``options`` holds values, or (text, value) pairs."""
 
     label: str
     options: Sequence
-    as_slider: bool = False
-    width: str | None = None
 
     @property
     def values(self) -> list:
@@ -88,11 +66,3 @@ class Choice:
         if value not in self.values:
             raise ValueError(f"{name} must be one of {self.values}, got {value!r}")
         return value
-
-    def slider(self, value) -> W.Dropdown | W.SelectionSlider:
-        layout = W.Layout(width=self.width) if self.width else W.Layout()
-        if self.as_slider:
-            return W.SelectionSlider(options=list(self.options), value=value, description=self.label,
-                                     continuous_update=True, style=_STYLE, layout=layout)
-        return W.Dropdown(options=list(self.options), value=value, description=self.label, style=_STYLE,
-                          layout=layout)

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 import helpers as H
-from helpers.explorers.l04_sinusoidal import _wave_pairs
+from helpers.explorers.browser.l04_sinusoidal import _wave_pairs
 
 ROOT_SELECTOR = '.pe-explorer[data-explorer="sinusoidal"]'
 

@@ -64,7 +64,7 @@ def test_every_setting_drawn_by_the_browser_is_the_pythons(browser, tmp_path, na
 
 @pytest.mark.parametrize("notebook", sorted(IN_LESSONS))
 def test_in_jupyterlab_the_lessons_explorer_is_a_live_widget(lab, browser, notebook):
-    from .test_lab_sliders import errors_shown, run_all_cells, shut_down_kernels
+    from .lab import errors_shown, run_all_cells, shut_down_kernels
 
     shown = IN_LESSONS[notebook]
     page = browser.new_page(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)

@@ -1,5 +1,5 @@
 """A real browser over JupyterLab: lesson 04's explorer, drawn by the browser (an anywidget), the
-lesson's only explorer (test_lab_sliders.py moves the other lessons' kernel-drawn ones).
+lesson's only explorer.
 
 Opened as a clone leaves it (not trusted), lesson 04 shows the explorer's saved still picture;
 run top to bottom, its browser-drawn explorer must render as a live widget (not the saved output's
@@ -18,7 +18,7 @@ import math
 
 from .common import ARTIFACTS
 from .explorer_page import ARM_STEP, ROOT_SELECTOR, drawn, table_problems, wait_for_values
-from .test_lab_sliders import CONTROLS, errors_shown, run_all_cells, shut_down_kernels
+from .lab import errors_shown, run_all_cells, shut_down_kernels
 
 NOTEBOOK = "04_sinusoidal.ipynb"
 
@@ -53,8 +53,8 @@ def test_lesson_04s_browser_explorer_draws_the_courses_table(lab, browser):
         root = page.locator(f".jp-OutputArea-output {ROOT_SELECTOR}")
         root.wait_for(timeout=30_000)
         assert root.count() == 1, f"{root.count()} browser-drawn explorers on the page, expected 1"
-        # the lesson's only explorer: no kernel-drawn one (ipywidgets sliders over a picture) beside it
-        assert NOTEBOOK not in CONTROLS and page.locator(".widget-slider").count() == 0
+        # the lesson's only explorer: no ipywidgets slider beside it
+        assert page.locator(".widget-slider").count() == 0
         # the live widget, drawn through anywidget, not the saved output's stand-in for pages without a kernel
         assert page.locator(".pe-explorer-static").count() == 0
         output = root.evaluate("r => r.closest('.jp-OutputArea-output').className")

@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 from .common import ARTIFACTS, NOTEBOOKS
-from .test_lab_sliders import dismiss_dialogs, shut_down_kernels
+from .lab import dismiss_dialogs, shut_down_kernels
 
 EXERCISE_ID = "04.sinusoidal"
 CHECK_LINE = f'H.check("{EXERCISE_ID}", my_sinusoidal)'

@@ -26,7 +26,7 @@ from PIL import Image
 
 from .common import ARTIFACTS, ROOT
 from .explorer_page import ROOT_SELECTOR, wait_for_values
-from .test_lab_sliders import errors_shown, run_all_cells, shut_down_kernels
+from .lab import errors_shown, run_all_cells, shut_down_kernels
 
 NOTEBOOK = "04_sinusoidal.ipynb"
 START = {"d_model": 128, "position": 20, "length": 128, "base": 10000}  # the lesson's explorer as it opens

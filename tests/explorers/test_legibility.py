@@ -1,7 +1,9 @@
-"""Every explorer's figure passes the course's figure check at its example settings: text at least
-12 CSS px as shown, at most the site's column wide, no two series alike in colour (under simulated
-deuteranopia), dashes and marker, no legend over data (helpers.plots.figure_problems). Figures
-drawn in a lesson's own cells are checked for sizes written below 9 pt (12.5 px at 100 dpi)."""
+"""Figures pass the course's figure check (helpers.plots.figure_problems): text at least 12 CSS px as
+shown, at most the site's column wide, no two series alike in colour (under simulated deuteranopia),
+dashes and marker, no legend over data. Here: lesson 04's explorer's still picture (every explorer's
+still is checked where a lesson shows it, in the course's own runs: helpers.plots.watch_figure) and
+the course style's defaults. Figures drawn in a lesson's own cells are checked for sizes written below
+9 pt (12.5 px at 100 dpi)."""
 
 import json
 import re
@@ -11,27 +13,12 @@ import matplotlib
 import matplotlib.pyplot as plt
 import pytest
 
-import helpers.explorers  # noqa: F401  (fills the registry)
 from helpers.explorers.browser.l04_sinusoidal import STILL_SIZE, still_figure
-from helpers.live import REGISTRY
 from helpers.plots import COLUMN_PX, COURSE_DPI, COURSE_STYLE, MIN_TEXT_PX, figure_problems, small_texts
 
 MIN_POINTS = 9  # the smallest size a lesson's cell may ask for: 12.5 CSS px at the course's 100 dpi
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_SIZE = re.compile(r"\b(?:fontsize|labelsize|size)\s*=\s*(\d+(?:\.\d+)?)\b|fontsize\s*=\s*[\"'](?:x+-)?small[\"']")
-
-
-@pytest.mark.parametrize("name", sorted(REGISTRY))
-def test_every_explorer_passes_the_figure_check(name):
-    # built outside the course style: the registry applies it to every explorer itself
-    with matplotlib.rc_context({"font.size": 6, "axes.prop_cycle": matplotlib.cycler(color=["red", "green"])}):
-        live = REGISTRY[name].build_example()
-    try:
-        assert live.fig.get_figwidth() * live.page_dpi <= COLUMN_PX
-        problems = figure_problems(live.fig, live.page_dpi)
-        assert not problems, f"{name}: {problems}"
-    finally:
-        plt.close(live.fig)
 
 
 def test_the_browser_explorers_still_picture_passes_the_figure_check():

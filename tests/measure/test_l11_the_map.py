@@ -138,13 +138,16 @@ def test_every_reference_has_a_link():
 
 
 def test_drawing_the_map_leaves_the_lessons_random_stream_alone():
-    """Lessons 00 and 07 draw the map before their own seeded draws: it must not move them."""
-    from helpers.explorers import attention_layer_explorer
+    """Lessons 00 and 07 draw the map before their own seeded draws: what the map calls (every scheme's
+    hooks) must not move them."""
     from helpers.measure import l11_the_map
+    from helpers.schemes import SCHEMES
 
     torch.manual_seed(0)
     expected = torch.randn(3)
     torch.manual_seed(0)
     l11_the_map.hook_effects.cache_clear() if hasattr(l11_the_map.hook_effects, "cache_clear") else None
-    attention_layer_explorer()
+    l11_the_map.where_position_enters()
+    for name in SCHEMES:
+        l11_the_map.hook_effects(name)
     assert torch.equal(torch.randn(3), expected)

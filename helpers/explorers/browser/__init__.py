@@ -4,8 +4,7 @@ its script is ``bundle/lNN_<lesson>.js``, built by ``make bundle`` from ``js/src
 ticks and colour maps (``base.py``: what they share; shipped as package data). A lesson calls them as
 ``explorers.browser.<name>(...)`` after ``from helpers import explorers``.
 
-They are not in :data:`helpers.live.REGISTRY`, which holds the kernel-drawn ones (``LiveFigure``);
-their tests are ``tests/explorers/browser/`` and ``tests/browser/test_lab_anywidget.py``.
+Their tests are ``tests/explorers/browser/`` and the browser tests (``tests/browser/``).
 """
 
 from .l00_order_blindness import order_explorer

@@ -9,15 +9,26 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import torch
 import traitlets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from ...encodings import sinusoidal
 from ...measure.l00_order_blindness import order_snapshot
 from ...plots import COLORS, COURSE_DPI, EMPHASIS, attention_map, course_style
 from .base import BrowserExplorer, bundle_source
 
+
+def _example() -> dict:
+    """The arguments the tests and the slider benchmark build the explorer with: a seeded two-head
+    layer over "dog bites man" and sinusoidal positions."""
+    torch.manual_seed(0)
+    tokens = ["dog", "bites", "man"]
+    mha = torch.nn.MultiheadAttention(16, 2, batch_first=True).eval()
+    x = torch.randn(len(tokens), 16)
+    return {"mha": mha, "x": x, "tokens": tokens, "position": sinusoidal(len(tokens), 16)}
 
 def order_snapshots(mha, x, tokens: list[str], position) -> dict:
     """Every order of the tokens: its label, the two attention maps and how far the pooled output moved,

@@ -14,11 +14,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..._checks import check_int
-from ...live import IntRange
+from ...live import IntRange, LogRange
 from ...measure.l03_single_sine import sine_snapshot
 from ...plots import COLORS, COURSE_DPI, EMPHASIS, course_style
-from ..l03_single_sine import OMEGA
 from .base import BrowserExplorer, bundle_source
+
+OMEGA = LogRange("ω", 1e-3, math.pi, step=0.01)
 
 
 def _lengths(max_length: int) -> IntRange:

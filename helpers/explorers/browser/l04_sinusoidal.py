@@ -24,15 +24,32 @@ import traitlets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ...live import IntRange
+from ...live import IntRange, LogRange
 from ...measure.l04_sinusoidal import sinusoidal_snapshot
 from ...plots import COLORS, COURSE_DPI, course_style, heatmap
-from ..l04_sinusoidal import BASE, D_MODEL, WAVE_MARKS, _short_number, _wave_pairs
 from .base import BrowserExplorer, bundle_source
 
 LENGTH = IntRange("length", 8, 1024, step=8)
 STILL_INCHES = (7.2, 5.6)
 STILL_SIZE = {"width": round(STILL_INCHES[0] * COURSE_DPI), "height": round(STILL_INCHES[1] * COURSE_DPI)}
+D_MODEL = IntRange("d_model", 2, 1024, step=2)
+BASE = LogRange("base", 10.0, 1e6, step=0.05)
+# the waves drawn on the right: a colour and a marker each, the same as their column's mark on the heatmap
+WAVE_MARKS = ((COLORS["blue"], "v"), (COLORS["vermillion"], "s"), (COLORS["green"], "D"), (COLORS["purple"], "o"))
+
+
+def _short_number(x: float) -> str:
+    """A compact label for a positive number: 6.28, 628, 54.5k, 5.95M."""
+    if x < 999.5:
+        return f"{x:.3g}"
+    if x < 999.5e3:
+        return f"{x / 1e3:.3g}k"
+    return f"{x / 1e6:.3g}M"
+
+
+def _wave_pairs(n_pairs: int) -> list[int]:
+    """Up to four frequency pairs spread from the fastest (0) to the slowest (n_pairs − 1)."""
+    return sorted({round(f * (n_pairs - 1)) for f in (0.0, 1 / 8, 1 / 3, 1.0)})
 
 
 def _position_range(length: int) -> IntRange:

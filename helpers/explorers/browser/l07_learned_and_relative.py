@@ -14,13 +14,18 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, NullLocator
 
 from ..._checks import check_int
-from ...live import IntRange
+from ...live import Choice, IntRange
 from ...measure.l07_learned_and_relative import alibi_view, t5_bucket_view
 from ...plots import COLORS, COURSE_DPI, EMPHASIS, course_style
-from ..l07_learned_and_relative import BIAS_FLOOR, DIRECTION, MAX_DISTANCE, N_HEADS, NUM_BUCKETS, SPAN
 from .base import BrowserExplorer, bundle_source
 
 BUNDLE = "l07_learned_and_relative"
+NUM_BUCKETS = IntRange("num_buckets", 4, 64, step=4)
+MAX_DISTANCE = IntRange("max_distance", 40, 400, step=8)
+DIRECTION = Choice("attention", (("causal (decoder)", False), ("bidirectional (encoder)", True)))
+N_HEADS = IntRange("n_heads", 1, 16)
+SPAN = MAX_DISTANCE.high * 3 // 2  # the T5 explorer's offsets: −SPAN … SPAN, for every max_distance
+BIAS_FLOOR = -6.0  # the ALiBi heatmap's colour scale: 0 down to −6, the same for every head
 
 
 def _direction(bidirectional: bool) -> str:

@@ -12,6 +12,7 @@ The schemes keep the colours and dash patterns of the lesson's static figures
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import math
 
@@ -22,10 +23,25 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from ...live import IntRange
-from ...measure.l08_train_short_test_long import TRAINED_SCHEMES, ShortContextRun
-from ...plots import COURSE_DPI, course_style, watch_figure
-from ..l08_train_short_test_long import SCHEME_COLORS, SCHEME_DASHES, SCHEME_GROUPS, SCHEME_LINESTYLES
+from ...measure.l08_train_short_test_long import TRAINED_SCHEMES, ShortContextRun, build_model, evaluate_models
+from ...plots import COURSE_DPI, SCHEME_COLORS, SCHEME_DASHES, SCHEME_LINESTYLES, course_style, watch_figure
+from ...training import SHORT_CONTEXT
 from .base import BrowserExplorer, bundle_source
+
+SCHEME_GROUPS = (
+    ("all six", TRAINED_SCHEMES),
+    ("Press et al.'s four: sinusoidal, rope, alibi, t5", ("sinusoidal", "rope", "alibi", "t5")),
+    ("added to the input: sinusoidal, learned", ("sinusoidal", "learned")),
+    ("relative: rope, alibi, t5", ("rope", "alibi", "t5")),
+    ("no positions vs sinusoidal", ("none", "sinusoidal")),
+    *((name, (name,)) for name in TRAINED_SCHEMES),
+)
+
+
+def _example() -> dict:
+    """Six untrained models on a few sequences: what the explorer draws, without the training."""
+    settings = dataclasses.replace(SHORT_CONTEXT, eval_batches=1, batch=4)
+    return {"run": evaluate_models({name: build_model(name, settings) for name in TRAINED_SCHEMES}, settings)}
 
 LINE_WIDTH = 1.5  # the curves' width; a dash pattern is in line widths, as Matplotlib scales it
 # The still's palette: half of base.STILL_COLOURS looks the same here (seven line colours and greys) and

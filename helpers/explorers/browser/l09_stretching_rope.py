@@ -13,11 +13,27 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, NullLocator
 
+from ...live import Choice
 from ...measure.l09_stretching_rope import MODEL_SHAPES, shape_pictures
-from ...plots import COURSE_DPI, course_style
-from ...rope_scaling import PAIR_KINDS
-from ..l09_stretching_rope import FACTOR, KIND_LABELS, METHOD, METHOD_LINES, SHAPE, Y_TICKS
+from ...plots import COLORS, COURSE_DPI, course_style
+from ...rope_scaling import PAIR_KINDS, SCALING_METHODS
 from .base import BrowserExplorer, bundle_source
+
+FACTOR = Choice("factor", [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 64.0])
+METHOD = Choice("method", list(SCALING_METHODS))
+SHAPE = Choice("model", [(shape.name, i) for i, shape in enumerate(MODEL_SHAPES)])
+# "dynamic" is configured with the factor and shown at n = factor·L, where it divides its slowest pair by
+# factor² − factor + 1 (13 at factor 4), not by the factor.
+# each method its own colour AND dash pattern, so that the lines are told apart without colour
+METHOD_LINES = {"linear": (COLORS["blue"], "linear", "-"), "ntk": (COLORS["purple"], "ntk", "--"),
+                "dynamic": (COLORS["orange"], "dynamic at n = factor·L", "-."),
+                "yarn": (COLORS["vermillion"], "yarn", (0, (1, 1))),
+                "llama3": (COLORS["green"], "llama3", (0, (6, 2, 1, 2, 1, 2)))}
+Y_TICKS = [1, 2, 4, 8, 16, 32, 64, 128]
+# the chosen method's pairs, by kind: a marker shape each, so that they read without colour
+KIND_LABELS = {"extrapolated": (COLORS["green"], "o", "extrapolated (s = 1)"),
+               "blended": (COLORS["orange"], "s", "blended"),
+               "interpolated": (COLORS["blue"], "^", "interpolated (s = factor)")}
 
 # the model slider's short names, in the order of MODEL_SHAPES (the heading gives each shape in full)
 SHAPE_LABELS = ("Llama 2", "Llama 3.1", "TinyLM")

@@ -18,10 +18,24 @@ from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 
 from ..._checks import check_base, check_even
 from ...encodings import frequencies
+from ...live import Choice, LogRange
 from ...measure.l10_rope_in_practice import angle_error, precision_view
-from ...plots import COURSE_DPI, EMPHASIS, TEXT_COLORS, course_style
-from ..l10_rope_in_practice import DTYPE, DTYPE_STYLES, DTYPES, FLOOR, POSITION, pair_ticks
+from ...plots import COLORS, COURSE_DPI, EMPHASIS, TEXT_COLORS, course_style
 from .base import BrowserExplorer, bundle_source
+
+POSITION = LogRange("query position", 1.0, 100_000.0, step=0.02)
+DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
+DTYPE = Choice("angles computed in", list(DTYPES))
+# a colour and a dash pattern per dtype, the same in both panels
+DTYPE_STYLES = {"float16": (COLORS["blue"], "-"), "bfloat16": (COLORS["vermillion"], "--"),
+                "float32": (COLORS["green"], "-.")}
+FLOOR = 1e-9  # errors of exactly 0 drawn here, on the log axis
+
+
+def pair_ticks(d: int) -> list[int]:
+    """The pair axis's ticks: multiples of d/8 (of 1 when d < 8), then the last pair d/2 − 1."""
+    last = d // 2 - 1
+    return sorted(set(range(0, last, max(1, d // 8))) | {last})
 
 
 def sweep_positions() -> torch.Tensor:

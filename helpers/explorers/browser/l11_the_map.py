@@ -15,11 +15,27 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
+from ...live import Choice
 from ...measure.l11_the_map import NOWHERE, hook_effects, where_position_enters
 from ...plots import COLORS, COURSE_DPI, TEXT_COLORS, course_style, watch_figure
 from ...schemes import SCHEMES
-from ..l11_the_map import BOXES, HEIGHT, PLACE_COLORS, ROW, SCHEME, WIDTH
 from .base import BrowserExplorer, bundle_source, compact_png
+
+SCHEME = Choice("scheme", ["every scheme", *SCHEMES])
+# each place's colour (a lit box's fill) and the darker one of its words (4.5:1 on white at least)
+PLACE_COLORS = {"added to x": "blue", "rotates q, k": "vermillion", "bias on scores": "green", NOWHERE: "purple"}
+# (label, centre x, hook place or None): the attention layer from left to right
+BOXES = (
+    ("tokens x", 0.55, None),
+    ("x + PE", 1.88, "added to x"),
+    ("W_q, W_k,\nW_v", 3.21, None),
+    ("rotate\nq and k", 4.54, "rotates q, k"),
+    ("q·kᵀ / √d", 5.87, None),
+    ("+ bias", 7.2, "bias on scores"),
+    ("causal\nmask +\nsoftmax", 8.53, None),  # not a hook: no scheme enters here
+    ("· V", 9.86, None),
+)
+WIDTH, HEIGHT, ROW = 1.08, 0.9, 2.5
 
 EVERY = "every scheme"
 

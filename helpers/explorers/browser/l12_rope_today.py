@@ -121,10 +121,10 @@ def still_figure(grid: torch.Tensor, offsets: torch.Tensor, query_row: int, quer
         bar.set_label("score after 2-D RoPE", fontsize=9)
         right.imshow(offsets.numpy(), cmap="viridis", vmin=low, vmax=high, origin="upper",
                      extent=(0.5 - cols, cols - 0.5, rows - 0.5, 0.5 - rows))
-        for colour, width, style in (("white", 3.5, "solid"), ("0.13", 1.8, (0, (4, 2)))):
+        window = "the grid as this query sees it (the left map)"
+        for colour, width, style, label in (("white", 3.5, "solid", None), ("0.13", 1.8, (0, (4, 2)), window)):
             right.add_patch(Rectangle((-query_col - 0.5, -query_row - 0.5), cols, rows, fill=False,
-                                      edgecolor=colour, linewidth=width, linestyle=style,
-                                      label="the grid as this query sees it (the left map)" if colour != "white" else None))
+                                      edgecolor=colour, linewidth=width, linestyle=style, label=label))
         right.plot([0], [0], "o", markersize=8, markerfacecolor="none", markeredgecolor="white", markeredgewidth=3.5)
         right.plot([0], [0], "o", markersize=8, markerfacecolor="none", markeredgecolor="0.13", markeredgewidth=1.8)
         right.set(xlabel="key column − query column", ylabel="key row − query row")

@@ -12,7 +12,7 @@ from . import InLesson
 
 
 def order_error(drawn: dict, values: dict) -> float:
-    from helpers.explorers.l00_order_blindness import _example
+    from helpers.explorers.browser.l00_order_blindness import _example
     from helpers.measure.l00_order_blindness import order_snapshot
 
     example = _example()
@@ -33,7 +33,7 @@ def order_truths(drawn: dict, values: dict) -> float:
 
 
 def _order_explorer():
-    from helpers.explorers.l00_order_blindness import _example
+    from helpers.explorers.browser.l00_order_blindness import _example
 
     return explorers.browser.order_explorer(**_example())
 

@@ -11,7 +11,7 @@ import torch
 
 import helpers as H
 from helpers import explorers
-from helpers.explorers.l04_sinusoidal import _wave_pairs
+from helpers.explorers.browser.l04_sinusoidal import _wave_pairs
 from helpers.measure.l04_sinusoidal import sinusoidal_snapshot
 
 from . import InLesson

@@ -58,7 +58,7 @@ def loss_curves_error(drawn: dict, values: dict, run=None) -> float:
 
 @functools.cache
 def _example_run():
-    from helpers.explorers.l08_train_short_test_long import _example
+    from helpers.explorers.browser.l08_train_short_test_long import _example
 
     return _example()["run"]
 

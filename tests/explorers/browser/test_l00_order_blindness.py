@@ -14,8 +14,12 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from helpers import explorers  # noqa: E402
-from helpers.explorers.browser.l00_order_blindness import OrderExplorer, order_explorer, order_snapshots  # noqa: E402
-from helpers.explorers.l00_order_blindness import _example  # noqa: E402
+from helpers.explorers.browser.l00_order_blindness import (  # noqa: E402
+    OrderExplorer,
+    _example,
+    order_explorer,
+    order_snapshots,
+)
 from helpers.measure.l00_order_blindness import order_snapshot  # noqa: E402
 
 

@@ -36,8 +36,13 @@ from helpers import explorers  # noqa: E402
 from helpers.explorers.browser import base as browser_base  # noqa: E402
 from helpers.explorers.browser import l04_sinusoidal as module  # noqa: E402
 from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
-from helpers.explorers.browser.l04_sinusoidal import SinusoidalExplorer, format_base, sinusoidal_explorer  # noqa: E402
-from helpers.explorers.l04_sinusoidal import BASE, D_MODEL  # noqa: E402
+from helpers.explorers.browser.l04_sinusoidal import (  # noqa: E402
+    BASE,
+    D_MODEL,
+    SinusoidalExplorer,
+    format_base,
+    sinusoidal_explorer,
+)
 
 from .node import evaluate  # noqa: E402
 
@@ -251,7 +256,7 @@ def test_the_table_check_catches_a_wrong_formula(tmp_path, mistake):
 def wave_error(source: str, tmp_path: Path) -> float:
     """The largest difference between the bundle's waves (pairs, wavelengths, values) and H.sinusoidal's
     sine columns of the kernel-drawn explorer's pairs over SETTINGS."""
-    from helpers.explorers.l04_sinusoidal import _wave_pairs
+    from helpers.explorers.browser.l04_sinusoidal import _wave_pairs
 
     calls = ", ".join(f"m.waveColumns(m.sinusoidalTable({n}, {d}, {b!r}), {n}, {d}, {b!r})" for n, d, b in SETTINGS)
     out = run_script(source, f"[{calls}].map(ws => ws.map(w => ({{pair: w.pair, wavelength: w.wavelength, "
@@ -312,7 +317,7 @@ def test_the_stub_model_tells_its_listeners_and_the_base_reads_as_in_python(tmp_
 def test_the_bundles_waves_are_the_kernel_explorers_pairs(tmp_path):
     """The pairs drawn as waves (fastest, two middle ones, slowest) and their wavelengths' labels are
     the kernel-drawn explorer's, for every d_model (Python's round sends halves to the even neighbour)."""
-    from helpers.explorers.l04_sinusoidal import _short_number, _wave_pairs
+    from helpers.explorers.browser.l04_sinusoidal import _short_number, _wave_pairs
 
     n_pairs = list(range(1, 513))
     assert run_script(ESM, f"{json.dumps(n_pairs)}.map(n => m.wavePairs(n))", tmp_path) == \

@@ -1,5 +1,5 @@
 """Lesson 05's explorer drawn by the browser: the Python side and the bundle's numbers, run by Node.js
-against ``shift_snapshot`` and the pairs the kernel-drawn explorer picks, at the sliders' ends and
+against ``shift_snapshot`` and the pairs ``clock_pairs`` picks, at the sliders' ends and
 between. Drawing in Chromium: tests/browser/test_browser_explorers.py. Under CI a missing Node.js fails."""
 
 from __future__ import annotations

@@ -21,12 +21,12 @@ import helpers as H  # noqa: E402
 from helpers import explorers  # noqa: E402
 from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
 from helpers.explorers.browser.l07_learned_and_relative import (  # noqa: E402
+    SPAN,
     AlibiExplorer,
     T5BucketsExplorer,
     alibi_explorer,
     t5_buckets_explorer,
 )
-from helpers.explorers.l07_learned_and_relative import SPAN  # noqa: E402
 from helpers.measure.l07_learned_and_relative import alibi_view, t5_bucket_view  # noqa: E402
 
 from .node import evaluate  # noqa: E402

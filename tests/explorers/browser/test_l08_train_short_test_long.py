@@ -44,7 +44,7 @@ BUNDLE = BUNDLE_DIR / "l08_train_short_test_long.js"
 def example_run() -> ShortContextRun:
     """Six untrained models scored on a few sequences (L = 64, curves of 320 positions, the learned
     table's 256): the kernel explorer's example, fast to build."""
-    from helpers.explorers.l08_train_short_test_long import _example
+    from helpers.explorers.browser.l08_train_short_test_long import _example
 
     return _example()["run"]
 

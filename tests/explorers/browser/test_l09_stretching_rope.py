@@ -21,11 +21,11 @@ import pytest  # noqa: E402
 from helpers import explorers  # noqa: E402
 from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
 from helpers.explorers.browser.l09_stretching_rope import (  # noqa: E402
+    FACTOR,  # noqa: E402
     PairScaleExplorer,
     pair_scale_explorer,
     shape_constants,
 )
-from helpers.explorers.l09_stretching_rope import FACTOR  # noqa: E402
 from helpers.measure.l09_stretching_rope import MODEL_SHAPES, shape_pictures  # noqa: E402
 from helpers.rope_scaling import PAIR_KINDS, SCALING_METHODS  # noqa: E402
 
