@@ -14,7 +14,7 @@
 
 import { mount, stubModel } from "./explorer.js";
 import {
-  COLOURS, DASHES, FONT, INK, LIGHT, TICK_PX, general, legend, level, linear, minus, panel, text,
+  COLOURS, DASHES, FONT, INK, LIGHT, TICK_PX, curve, general, legend, level, linear, minus, panel, text,
 } from "./plot.js";
 
 export { stubModel };
@@ -179,22 +179,6 @@ function boxes(size, oneRow) {
   const wave = { x, w: vector.w, y: vector.y + vector.h + 92 };
   wave.h = wide ? heat.y + heat.h - wave.y : NARROW.wave;
   return { heat, bar, vector, wave, top };
-}
-
-/** The polyline through (xs[k], ys[k]) in a panel, clipped to its box: plot.js's curve without d3's line
- * generator, which would add a fifth to the bundle (every explorer's saved output carries it twice). */
-function curve(ctx, p, xs, ys, { colour = INK, width = 1.5, dash = DASHES.solid } = {}) {
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(p.box.x, p.box.y, p.box.w, p.box.h);
-  ctx.clip();
-  ctx.strokeStyle = colour;
-  ctx.lineWidth = width;
-  ctx.setLineDash(dash);
-  ctx.beginPath();
-  for (let k = 0; k < xs.length; k++) ctx[k ? "lineTo" : "moveTo"](p.x(xs[k]), p.y(ys[k]));
-  ctx.stroke();
-  ctx.restore();
 }
 
 /** A filled marker centred on (x, y): Matplotlib's "v" (triangle down), "s", "D" or "o", about r px out. */

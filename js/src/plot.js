@@ -5,7 +5,6 @@
 import { format } from "d3-format";
 import { scaleLinear, scaleLog } from "d3-scale";
 import { interpolateViridis } from "d3-scale-chromatic";
-import { line } from "d3-shape";
 
 export const COLOURS = {
   blue: "#0072B2", vermillion: "#D55E00", green: "#009E73", purple: "#CC79A7",
@@ -119,7 +118,7 @@ export function curve(ctx, p, xs, ys, { colour = INK, width = 1.5, dash = DASHES
   ctx.lineWidth = width;
   ctx.setLineDash(dash);
   ctx.beginPath();
-  line().x((k) => p.x(xs[k])).y((k) => p.y(ys[k])).context(ctx)(Array.from(xs, (_, k) => k));
+  for (let k = 0; k < xs.length; k++) ctx[k ? "lineTo" : "moveTo"](p.x(xs[k]), p.y(ys[k]));
   ctx.stroke();
   ctx.restore();
 }

@@ -45,15 +45,15 @@ def bundle_source(name: str) -> str:
 STILL_COLOURS = 96  # a still's palette: its lines, dots and colour maps need no more
 
 
-def compact_png(fig: Figure, dpi: float) -> bytes:
-    """``fig`` as a PNG of at most STILL_COLOURS colours: a quarter of the bytes of a full-colour one,
+def compact_png(fig: Figure, dpi: float, colours: int = STILL_COLOURS) -> bytes:
+    """``fig`` as a PNG of at most ``colours`` colours: a quarter of the bytes of a full-colour one,
     which a saved notebook carries twice (the picture, and inside the page's HTML)."""
     from PIL import Image  # Matplotlib's own dependency
 
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi, facecolor="white")
     buffer.seek(0)
-    image = Image.open(buffer).convert("RGB").quantize(colors=STILL_COLOURS, method=Image.Quantize.MEDIANCUT)
+    image = Image.open(buffer).convert("RGB").quantize(colors=colours, method=Image.Quantize.MEDIANCUT)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

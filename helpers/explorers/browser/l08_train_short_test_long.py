@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import io
 import math
 
 import numpy as np
@@ -26,7 +25,7 @@ from ...live import IntRange
 from ...measure.l08_train_short_test_long import TRAINED_SCHEMES, ShortContextRun, build_model, evaluate_models
 from ...plots import COURSE_DPI, SCHEME_COLORS, SCHEME_DASHES, SCHEME_LINESTYLES, course_style, watch_figure
 from ...training import SHORT_CONTEXT
-from .base import BrowserExplorer, bundle_source
+from .base import BrowserExplorer, bundle_source, compact_png
 
 SCHEME_GROUPS = (
     ("all six", TRAINED_SCHEMES),
@@ -79,19 +78,6 @@ def loss_curves_data(run: ShortContextRun) -> dict:
             "groups": groups, "styles": styles}
 
 
-def compact_png(fig: Figure, dpi: float) -> bytes:
-    """:func:`.base.compact_png` with this explorer's STILL_COLOURS."""
-    from PIL import Image  # Matplotlib's own dependency
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, facecolor="white")
-    buffer.seek(0)
-    image = Image.open(buffer).convert("RGB").quantize(colors=STILL_COLOURS, method=Image.Quantize.MEDIANCUT)
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
-
-
 def prefix_mean(curve, n: int) -> float:
     """The mean of curve[:n], nan when the curve stops before n (as ``ShortContextRun.prefix_losses``)."""
     return float(np.mean(curve[:n])) if len(curve) >= n else math.nan
@@ -142,7 +128,7 @@ class LossCurvesExplorer(BrowserExplorer):
         """base.BrowserExplorer's still, in STILL_COLOURS colours."""
         fig = self.still_figure()
         watch_figure(fig, COURSE_DPI)
-        return compact_png(fig, 2 * COURSE_DPI)
+        return compact_png(fig, 2 * COURSE_DPI, STILL_COLOURS)
 
     def still_figure(self) -> Figure:
         return still_figure(self.data, self.shown(), self.length)
