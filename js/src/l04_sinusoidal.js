@@ -138,9 +138,11 @@ let cached = null;
 function tableFor(v) {
   if (cached && cached.d_model === v.d_model && cached.length === v.length && cached.base === v.base) return cached;
   const table = sinusoidalTable(v.length, v.d_model, v.base);
-  const image = document.createElement("canvas");
-  image.width = v.d_model;
-  image.height = v.length;
+  const image = cached ? cached.image : document.createElement("canvas"); // one canvas, kept from table to table
+  if (image.width !== v.d_model || image.height !== v.length) {
+    image.width = v.d_model;
+    image.height = v.length;
+  }
   const ctx = image.getContext("2d");
   const pixels = ctx.createImageData(v.d_model, v.length);
   const data = pixels.data;
