@@ -1,7 +1,7 @@
 // Lesson 04's explorer, computed and drawn by the browser: the sinusoidal table as helpers.sinusoidal
 // computes it,
 //   omega_i = base^(-2i / d_model),  PE[p, 2i] = sin(p * omega_i),  PE[p, 2i + 1] = cos(p * omega_i),
-// in three panels, as the kernel-drawn explorer (helpers.explorers.sinusoidal_explorer) has them: the
+// in three panels: the
 // table as a heatmap (Matplotlib's RdBu_r) with the chosen position's row marked; that row (the
 // position's vector); the sine column of a few frequency pairs (the fastest, two middle ones, the
 // slowest: wavePairs) over all positions, stacked, each labelled with its pair index i and wavelength,
@@ -43,8 +43,8 @@ const LUT = (() => {
   return lut;
 })();
 
-// the waves, fastest first: a colour and a marker each (Matplotlib's v, s, D, o, as the kernel-drawn
-// explorer), the same as their column's mark above the heatmap
+// the waves, fastest first: a colour and a marker each (Matplotlib's v, s, D, o, as in the still
+// picture), the same as their column's mark above the heatmap
 const WAVE_MARKS = [[COLOURS.blue, "v"], [COLOURS.vermillion, "s"], [COLOURS.green, "D"], [COLOURS.purple, "o"]];
 const WAVE_GAP = 2.4; // the waves' spacing, in units of their amplitude
 
@@ -73,7 +73,7 @@ function roundHalfEven(x) {
 }
 
 /** The pairs drawn as waves: up to four, spread from the fastest (0) to the slowest (nPairs - 1), as
- * the kernel-drawn explorer picks them (round(f * (nPairs - 1)) for f = 0, 1/8, 1/3, 1, each once). */
+ * the still picture picks them (round(f * (nPairs - 1)) for f = 0, 1/8, 1/3, 1, each once). */
 export function wavePairs(nPairs) {
   const last = nPairs - 1;
   const picked = new Set([0.0, 1 / 8, 1 / 3, 1.0].map((f) => roundHalfEven(f * last)));
@@ -90,7 +90,7 @@ export function waveColumns(table, length, dModel, base) {
   });
 }
 
-/** A positive number, short: 6.28, 628, 54.5k, 5.95M (as the kernel-drawn explorer labels wavelengths). */
+/** A positive number, short: 6.28, 628, 54.5k, 5.95M (as the still picture labels wavelengths). */
 export function shortNumber(x) {
   const three = (y) => Number(y.toPrecision(3)).toString();
   if (x < 999.5) return three(x);

@@ -24,7 +24,7 @@ function names(list) {
 }
 
 /** What the layer shows for a choice: the heading, the places lit, the words under each place and the note
- *  of the scheme with no hook (as the kernel-drawn explorer's update wrote them). */
+ *  of the scheme with no hook (as layer_view in Python writes them). */
 export function layerView(scheme, groups, effects, nowhere) {
   let lit, heading;
   if (scheme === EVERY) {

@@ -6,8 +6,8 @@ The explorer's root element (``.pe-explorer[data-explorer="sinusoidal"]``) carri
 ``data-draws``; ``globalThis.__pe_explorers[<data-pe-id>]`` (js/src/explorer.js's test contract) holds
 the slider values it last drew at and what it drew: the chosen row, the waves drawn bottom right (each
 pair's sine over all positions) and, not enumerable, the whole table and its heatmap image, one pixel
-per entry. What is read here is compared with ``H.sinusoidal``, with the pairs the kernel-drawn
-explorer picks and with Matplotlib's RdBu_r, computed by Python, never by the page.
+per entry. What is read here is compared with ``H.sinusoidal``, with the pairs the still
+picture picks and with Matplotlib's RdBu_r, computed by Python, never by the page.
 """
 
 from __future__ import annotations
@@ -100,8 +100,8 @@ def table_problems(picture: dict) -> list[str]:
 
 
 def wave_problems(picture: dict) -> list[str]:
-    """How the row drawn top right and the waves drawn bottom right differ from what the kernel-drawn
-    explorer draws there: the chosen position's row of H.sinusoidal and its norm; the pairs it picks
+    """How the row drawn top right and the waves drawn bottom right differ from what the still
+    picture draws there: the chosen position's row of H.sinusoidal and its norm; the pairs it picks
     (fastest, two middle ones, slowest), each one's wavelength 2π/ω_i, and each one's values, the sine
     column 2i of H.sinusoidal over every position, to 1e-6."""
     n, d, base = int(picture["length"]), int(picture["d_model"]), float(picture["base"])
@@ -121,7 +121,7 @@ def wave_problems(picture: dict) -> list[str]:
     waves = picture.get("waves") or []
     pairs = [int(w["pair"]) for w in waves]
     if pairs != _wave_pairs(d // 2):
-        return problems + [f"waves drawn for pairs {pairs}, the kernel-drawn explorer draws {_wave_pairs(d // 2)}"]
+        return problems + [f"waves drawn for pairs {pairs}, the still picture draws {_wave_pairs(d // 2)}"]
     omega = H.frequencies(d, base, dtype=torch.float64).numpy()
     for wave in waves:
         i = int(wave["pair"])

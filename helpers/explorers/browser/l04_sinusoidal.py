@@ -1,13 +1,10 @@
 """Lesson 04's sinusoidal explorer, computed and drawn by the browser (an anywidget).
 
-The kernel-drawn explorer (:func:`helpers.explorers.sinusoidal_explorer`) sends every slider move
-to Python, which recomputes the table, redraws a Matplotlib figure and sends a picture back. This
-one's script, ``js/src/l04_sinusoidal.js`` (shipped as ``bundle/l04_sinusoidal.js``), computes the
+Its script, ``js/src/l04_sinusoidal.js`` (shipped as ``bundle/l04_sinusoidal.js``), computes the
 table itself, PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i) with ω_i = base^(−2i/d_model) as
-:func:`helpers.sinusoidal` does, and draws the kernel-drawn explorer's three panels (the heatmap,
-the chosen position's vector, the sine of a few pairs over all positions), so a move never waits for
-the kernel. The lessons show this one; the kernel-drawn one stays as the reference the slider
-benchmarks compare it with. The values are still sent to Python (``widget.d_model`` and the others
+:func:`helpers.sinusoidal` does, and draws three panels (the heatmap, the chosen position's vector,
+the sine of a few pairs over all positions), so a move never waits for the kernel. The values are
+still sent to Python (``widget.d_model`` and the others
 follow the sliders), and setting them from Python moves the sliders. The still picture is drawn by
 Matplotlib (:func:`still_figure`).
 
