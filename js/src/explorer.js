@@ -76,6 +76,7 @@ export function mount({ model, el }, { name, controls, constants = [], layout, d
 
   const root = document.createElement("div");
   root.className = "pe-explorer";
+  root.style.maxWidth = `${maxWidth}px`; // no wider than its canvas can grow: a wide page leaves no blank strip
   Object.assign(root.dataset, { explorer: name, peId: id, draws: "0" });
   // the sliders' keys move the sliders: JupyterLab's notebook shortcuts (arrows, Home, End, …) leave them alone
   root.dataset.lmSuppressShortcuts = "true";
