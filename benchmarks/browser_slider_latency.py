@@ -37,8 +37,8 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.jupyter_lab import jupyter_lab, run_all  # noqa: E402
 from tests.browser.explorer_page import ARM_STEP  # noqa: E402
+from tests.browser.lab import jupyter_lab, run_all_cells  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 MEDIAN_MS, WORST_MS = 16.0, 50.0
@@ -190,7 +190,7 @@ def main(argv=None) -> int:
         with jupyter_lab(folder, ROOT) as (base, token):
             page = browser.new_page(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
             page.goto(f"{base}/lab/workspaces/bench/tree/bench.ipynb?reset&token={token}")
-            run_all(page, timeout_s=600)
+            run_all_cells(page, timeout_s=600)
             roots = page.locator(f".jp-OutputArea-output {EXPLORER}")
             twins = page.locator(".jp-OutputArea-output .widget-vbox").filter(has=page.locator(".widget-image"))
             for i, (name, (slider, _)) in enumerate(chosen.items()):

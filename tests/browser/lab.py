@@ -1,14 +1,72 @@
-"""Driving JupyterLab's page in the browser tests: run every cell of a notebook, read the errors its
-outputs show, answer a dialog, shut the kernels down."""
+"""JupyterLab for the browser tests and the slider benchmark: start it (``jupyter_lab``), and drive its page:
+run every cell of a notebook, read the errors its outputs show, answer a dialog, shut the kernels down."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import secrets
+import socket
+import subprocess
+import sys
 import time
 import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def jupyter_lab(folder: Path, python_path: Path):
+    """JupyterLab on 127.0.0.1 over ``folder / "course"``, with settings of its own (no news; every cell
+    rendered, no windowing, so prompts and figures exist whether scrolled to or not), its kernels importing
+    from ``python_path``; its log in ``folder / "lab.log"``. Yields its address and token; raises
+    RuntimeError, with the log's end, if it does not start within two minutes."""
+    settings = folder / "settings" / "@jupyterlab"
+    (settings / "apputils-extension").mkdir(parents=True)
+    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    (settings / "notebook-extension").mkdir()
+    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    port, token = free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(folder / "settings"), "PYTHONPATH": str(python_path),
+           "JUPYTERLAB_WORKSPACES_DIR": str(folder / "workspaces"), "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
+           "JUPYTER_CONFIG_DIR": str(folder / "config")}
+    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+           f"--ServerApp.token={token}", f"--ServerApp.root_dir={folder / 'course'}",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(folder / "lab.log", "w")
+    server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=folder / "course")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/contents?token={token}", timeout=5):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    log_text = (folder / "lab.log").read_text()[-3000:]
+                    raise RuntimeError("JupyterLab did not start:\n" + log_text) from None
+                time.sleep(0.5)
+        yield base, token
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
 
 
 def shut_down_kernels(lab) -> None:
