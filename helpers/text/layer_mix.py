@@ -43,7 +43,7 @@ from ..encodings import frequencies
 from ..model import TinyLM
 from ..position_scheme import PositionScheme, default_positions
 from ..schemes import RoPE
-from .models import TEXT_CONFIG, TEXT_SEEDS, load_parameters
+from .models import TEXT_CONFIG, TEXT_LENGTH, TEXT_SEEDS, load_parameters
 
 
 class LayerSpec(NamedTuple):
@@ -221,3 +221,68 @@ def load_lesson12_model(name: str, seed: int = 0) -> TinyLM:
         load_parameters(model, torch.load(f, map_location="cpu", weights_only=True))
     return model.eval()
 
+
+
+# ---------------------------------------------------------------------------------------------
+# What lesson 12 measures on them
+
+# row → how to get the model of a seed; "08"/"09" rows are the shipped models of those lessons
+MIX_ROWS = {
+    "RoPE (08)": lambda seed: _shipped("rope", seed),
+    "RoPE (08), chunks of L": lambda seed: _rope_in_chunks(seed),
+    "no positions (08)": lambda seed: _shipped("none", seed),
+    "NoPE middle": lambda seed: load_lesson12_model("nope-middle", seed),
+    "NoPE middle, chunks of L": lambda seed: load_lesson12_model("nope-middle", seed).set_long_context(
+        chunk=TEXT_LENGTH),
+    "NoPE middle, chunks of L + temperature": lambda seed: load_lesson12_model("nope-middle", seed).set_long_context(
+        chunk=TEXT_LENGTH, temperature_floor=TEXT_LENGTH),
+    "local 10⁴ (window 32) + global 10⁶": lambda seed: load_lesson12_model("local-global", seed),
+}
+# the RoPE model trained on at 4·L: lesson 09's fine-tunes with base 10⁴ ("plain") and the NTK rule's base
+# (about 4.9·10⁴ at factor 4 for heads of 16), and lesson 12's base 500 000; YaRN's beside them
+RAISED_ROWS = {
+    "base 10⁴ (09: plain)": lambda seed: _shipped("rope", seed, "ft-plain"),
+    "NTK rule's base (09: ntk)": lambda seed: _shipped("rope", seed, "ft-ntk"),
+    "base 500 000": lambda seed: load_lesson12_model("rope-ft-base-500k", seed),
+    "YaRN ×4 (09)": lambda seed: _shipped("rope", seed, "ft-yarn"),
+}
+
+
+def _shipped(scheme: str, seed: int, variant: str = "base"):
+    from .models import load_text_model
+
+    return load_text_model(scheme, seed, variant)
+
+
+def _rope_in_chunks(seed: int) -> LayerMixLM:
+    """Lesson 08's RoPE model with every layer attending within chunks of L."""
+    from .models import stored_parameters
+
+    model = LayerMixLM([LayerSpec(10_000.0)] * TEXT_CONFIG["n_layers"],
+                       **{k: v for k, v in TEXT_CONFIG.items() if k != "n_layers"})
+    load_parameters(model, stored_parameters(_shipped("rope", seed)))
+    return model.set_long_context(chunk=TEXT_LENGTH).eval()
+
+
+class MixLosses(NamedTuple):
+    """Whole-input loss (nats per byte) of each row's model, per seed and input length."""
+
+    loss: dict[str, torch.Tensor]  # row → (len(seeds), len(lengths)) float64
+    lengths: tuple[int, ...]
+    seeds: tuple[int, ...]
+
+
+def mix_losses(rows: str = "mixes", lengths=(TEXT_LENGTH, 4 * TEXT_LENGTH, 8 * TEXT_LENGTH),
+               tokens: int | None = None) -> MixLosses:
+    """The loss over every position of the validation windows of each length n (``text_valid_loss``)
+    for each row of ``MIX_ROWS`` (``rows="mixes"``) or ``RAISED_ROWS`` (``rows="raised"``), both seeds;
+    ``tokens``: only the first tokens of the validation split (as lesson 09's tables)."""
+    from .evaluate import text_valid_loss
+
+    table = {"mixes": MIX_ROWS, "raised": RAISED_ROWS}[check_choice("rows", rows, ("mixes", "raised"))]
+    lengths = tuple(check_int("length", n, 1) for n in lengths)
+    loss = {}
+    for row, load in table.items():
+        loss[row] = torch.tensor([[text_valid_loss(model, n, tokens=tokens) for n in lengths]
+                                  for model in (load(seed) for seed in TEXT_SEEDS)], dtype=torch.float64)
+    return MixLosses(loss, lengths, TEXT_SEEDS)
