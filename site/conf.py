@@ -146,16 +146,18 @@ class OnePictureOnce(SphinxTransform):
 
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-STILL_EXPLORER_NOTE = ("Here the explorer is a still picture, at its saved settings: its sliders move where Python "
-                       "runs. Open this lesson in Colab or Binder from the launch menu at the top of the page, "
-                       "or in JupyterLab.")
 
 
-def is_still_explorer(cell: dict) -> bool:
-    """A cell whose explorer the site can only show as its saved picture: a widget view with no text/html
-    beside it (a browser-drawn explorer saves text/html and runs on the page)."""
-    return any(WIDGET_VIEW in out.get("data", {}) and "text/html" not in out["data"]
-               for out in cell.get("outputs", []))
+def progress_bars(cell: dict) -> list[str]:
+    """The labels of a cell's progress bars: widget views saved with no text/html beside them (every
+    explorer saves text/html and runs on the page; what is left is tqdm's bar, which the site cannot draw)."""
+    labels = []
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        if WIDGET_VIEW in data and "text/html" not in data:
+            text = data.get("text/plain", "")
+            labels.append(("".join(text) if isinstance(text, list) else str(text)).strip())
+    return labels
 
 
 EXERCISE_NOTE = ("This exercise is checked where Python runs: open this lesson in Colab or Binder from the "
@@ -163,9 +165,9 @@ EXERCISE_NOTE = ("This exercise is checked where Python runs: open this lesson i
 
 
 class WhereItRunsNote(SphinxTransform):
-    """Under each explorer the site shows as a still picture (or not at all, where that picture is shown
-    just above), and under each exercise stub, in place of its saved output (which says "not attempted
-    yet"), one line saying where it runs."""
+    """Under a cell whose progress bar the site cannot draw, the bar's label, said to be finished; under
+    each exercise stub, in place of its saved output (which says "not attempted yet"), one line saying
+    where it runs."""
 
     default_priority = 402
 
@@ -177,8 +179,11 @@ class WhereItRunsNote(SphinxTransform):
         for cell in self.document.findall(lambda n: isinstance(n, nodes.container)
                                           and n.get("nb_element") == "cell_code" and n.hasattr("cell_index")):
             source = cells[cell["cell_index"]]
-            if is_still_explorer(source):
-                cell += nodes.paragraph(text=STILL_EXPLORER_NOTE, classes=["where-it-runs"])
+            bars = progress_bars(source)
+            if bars:
+                text = "; ".join(label for label in bars if label) or "progress"
+                cell += nodes.paragraph(text=f"Progress bar ({text}): finished when this page was made.",
+                                        classes=["where-it-runs"])
             elif "exercise" in source.get("metadata", {}).get("tags", []):
                 # the stub's saved output speaks to a learner in a notebook ("not attempted yet", "replace
                 # None", H.hint): on the site the task and where to run it are said instead

@@ -38,9 +38,10 @@ export function stubModel(state) {
 const STYLE = `
 .pe-explorer { font-family: ${FONT}; color: ${INK}; max-width: 100%; }
 .pe-explorer .pe-controls { display: flex; flex-wrap: wrap; gap: 6px 22px; margin: 4px 0 6px; }
-.pe-explorer label { display: inline-flex; align-items: center; gap: 8px; font-size: 14px; white-space: nowrap; }
+.pe-explorer label { display: inline-flex; align-items: center; gap: 8px; font-size: 14px; white-space: nowrap;
+  max-width: 100%; }
 .pe-explorer label span { min-width: 4.6em; }
-.pe-explorer input[type=range] { width: 170px; margin: 0; }
+.pe-explorer input[type=range] { width: 170px; min-width: 64px; flex: 0 1 auto; margin: 0; }
 .pe-explorer output { display: inline-block; min-width: 4.5em; font-variant-numeric: tabular-nums; }
 .pe-explorer canvas { display: block; }
 `;

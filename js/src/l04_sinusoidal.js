@@ -2,7 +2,7 @@
 // computes it,
 //   omega_i = base^(-2i / d_model),  PE[p, 2i] = sin(p * omega_i),  PE[p, 2i + 1] = cos(p * omega_i),
 // in three panels: the
-// table as a heatmap (Matplotlib's RdBu_r) with the chosen position's row marked; that row (the
+// table as a heatmap (cividis, the course's signed colour map) with the chosen position's row marked; that row (the
 // position's vector); the sine column of a few frequency pairs (the fastest, two middle ones, the
 // slowest: wavePairs) over all positions, stacked, each labelled with its pair index i and wavelength,
 // the chosen position marked. Side by side from 600 px wide, one under another below.
@@ -11,6 +11,8 @@
 // their waves; the whole table (a Float64Array, row by row) and its heatmap image (a canvas of
 // d_model × length pixels, one per entry) are on it too, as properties that are not enumerable (a
 // million numbers at the largest settings, read only by the tests that ask for them).
+
+import { interpolateCividis } from "d3-scale-chromatic";
 
 import { mount, stubModel } from "./explorer.js";
 import {
@@ -25,20 +27,14 @@ export const LIMITS = {
   log10_base: { min: 1, max: 6, step: 0.05 },
 };
 
-// Matplotlib's RdBu_r (the course's heatmap): ColorBrewer's eleven RdBu colours, blue at -1, red at +1,
-// linearly interpolated into 256 entries as Matplotlib's LinearSegmentedColormap does
-const RDBU_R = [
-  [5, 48, 97], [33, 102, 172], [67, 147, 195], [146, 197, 222], [209, 229, 240], [247, 247, 247],
-  [253, 219, 199], [244, 165, 130], [214, 96, 77], [178, 24, 43], [103, 0, 31],
-];
+// The course's signed colour map, cividis (dark blue at -1, grey at 0, yellow at +1: lightness rises
+// throughout, so the sign survives in greyscale and for colour-blind readers), from d3-scale-chromatic,
+// sampled into 256 entries once, as Matplotlib samples its colour maps
 const LUT_SIZE = 256;
 const LUT = (() => {
   const lut = new Uint8ClampedArray(LUT_SIZE * 3);
   for (let k = 0; k < LUT_SIZE; k++) {
-    const x = (k / (LUT_SIZE - 1)) * (RDBU_R.length - 1);
-    const j = Math.min(Math.floor(x), RDBU_R.length - 2);
-    const f = x - j;
-    for (let c = 0; c < 3; c++) lut[3 * k + c] = Math.round(RDBU_R[j][c] * (1 - f) + RDBU_R[j + 1][c] * f);
+    lut.set(interpolateCividis(k / (LUT_SIZE - 1)).match(/\d+/g).map(Number), 3 * k); // "rgb(r, g, b)"
   }
   return lut;
 })();
@@ -98,7 +94,7 @@ export function shortNumber(x) {
   return `${three(x / 1e6)}M`;
 }
 
-/** The heatmap's colour of a value (clipped to -1..1), as [r, g, b]: Matplotlib's 256-entry RdBu_r. */
+/** The heatmap's colour of a value (clipped to -1..1), as [r, g, b]: the 256-entry cividis. */
 export function colourOf(value) {
   const x = (Math.min(Math.max(value, -1), 1) + 1) / 2;
   const k = Math.min(Math.floor(x * LUT_SIZE), LUT_SIZE - 1);
@@ -243,12 +239,14 @@ function draw(ctx, v, size) {
   const map = panel(ctx, heat, hx, hy, { xName: "dimension", yName: "position", xTickValues: dims.values,
     xFormat: dims.format, yTickValues: rows.values, yFormat: rows.format });
   ctx.save();
-  ctx.strokeStyle = "#000";
-  ctx.lineWidth = 2;
-  ctx.beginPath();
-  ctx.moveTo(heat.x, map.y(position));
-  ctx.lineTo(heat.x + heat.w, map.y(position));
-  ctx.stroke();
+  for (const [colour, width] of [["#fff", 4], ["#000", 2]]) { // a white edge keeps it seen on the dark blue
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    ctx.beginPath();
+    ctx.moveTo(heat.x, map.y(position));
+    ctx.lineTo(heat.x + heat.w, map.y(position));
+    ctx.stroke();
+  }
   ctx.restore();
   title(ctx, `PE: ${length} positions \u00d7 ${d} dims, base ${formatBase(base)}`,
     `PE: ${length} \u00d7 ${d}, base ${formatBase(base)}`, heat.x + heat.w / 2, 22, size.width, size.width);

@@ -5,7 +5,7 @@ Opened as a clone leaves it (not trusted), lesson 04 shows the explorer's saved 
 run top to bottom, its browser-drawn explorer must render as a live widget (not the saved output's
 stand-in), and moving its sliders from the keyboard to three settings must redraw
 it with the table of ``H.sinusoidal`` at each: the numbers the page drew, to 1e-6, the
-heatmap's pixels, Matplotlib's RdBu_r of those numbers, the chosen row, and the waves, each pair's
+heatmap's pixels, the course's cividis of those numbers, the chosen row, and the waves, each pair's
 sine column to 1e-6 (tests/browser/explorer_page.py).
 
 Uses the shared JupyterLab server and headless Chromium (conftest.py). Screenshots of the

@@ -70,12 +70,12 @@ def lesson_expectations(stem: str) -> dict:
         "your_turn": sum(len(re.findall(r"^#+ .*Your turn", m, flags=re.M)) for m in markdown),
         # the first line of each exercise stub, as the learner sees it
         "stubs": [next(line.strip() for line in s.splitlines() if line.strip()) for s in stubs],
-        # explorers the page can show only as their saved picture: a widget view with no HTML beside it
         "alts": sorted({c.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt", "")
                         for c in nb["cells"] if c["cell_type"] == "code"
                         and any("image/png" in o.get("data", {}) and "text/html" not in o["data"]
                                 for o in c.get("outputs", []))}),
-        "still_explorers": sum(any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+        # progress bars: a widget view with no HTML beside it (every explorer saves HTML and runs on the page)
+        "progress_bars": sum(any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
                                    and "text/html" not in o["data"] for o in c.get("outputs", []))
                                for c in nb["cells"] if c["cell_type"] == "code"),
     }
@@ -209,7 +209,16 @@ LAYOUT_FACTS = """() => {
   const canvases = [...article.querySelectorAll('canvas')].filter(c => c.width && c.height)
     .map(c => { const r = c.getBoundingClientRect();
                 return {drawn: c.width / c.height, shown: r.height ? r.width / r.height : 0}; });
-  return {pageScrolls: document.scrollingElement.scrollWidth > window.innerWidth + 1, wide, figures, canvases};
+  // an explorer's controls (label, slider, readout) past the right edge of the explorer
+  const controls = [...article.querySelectorAll('.pe-explorer')].flatMap(root => {
+    const edge = root.getBoundingClientRect().right;
+    return [...root.querySelectorAll('.pe-controls label')]
+      .filter(l => l.getBoundingClientRect().right > edge + 1)
+      .map(l => `${root.dataset.explorer}: "${l.innerText.replace(/\s+/g, ' ')}" ends at `
+                + `${Math.round(l.getBoundingClientRect().right)} px, the explorer at ${Math.round(edge)}`);
+  });
+  return {pageScrolls: document.scrollingElement.scrollWidth > window.innerWidth + 1, wide, figures, canvases,
+          controls};
 }"""
 # figure text is at least 12 CSS px at a figure's own size (tests/test_saved_figures.py); on the page
 # it may not shrink below that at desktop width, nor below 10 px at phone width
@@ -228,6 +237,7 @@ def layout_problems(facts: dict, width: str) -> list[str]:
     for figure in facts["figures"]:
         if figure["ratio"] < MIN_FIGURE_SCALE[width] - 1e-3:
             problems.append(f"{width}: figure shrunk to {figure['ratio']:.2f} of its size: {figure['src']}")
+    problems += [f"{width}: a control sticks out of its explorer: {c}" for c in facts["controls"]]
     for canvas in facts["canvases"]:
         if canvas["shown"] and abs(canvas["shown"] / canvas["drawn"] - 1) > 0.02:
             problems.append(f"{width}: a canvas drawn {canvas['drawn']:.2f} wide per unit height is shown "
@@ -407,9 +417,11 @@ def test_lesson_page(browser, base, stem):
     shown = sorted({i["alt"] for i in facts["images"] if i["output"]})
     if not set(shown) <= set(expect["alts"]):  # a picture shown twice appears once: an alt may be left out
         problems.append(f"figure alt texts not the notebook's: {sorted(set(shown) - set(expect['alts']))}")
-    notes = [n for n in facts["whereItRuns"] if "sliders move where Python runs" in n]
-    if len(notes) != expect["still_explorers"]:
-        problems.append(f"{len(notes)} notes on where sliders move, {expect['still_explorers']} still explorers")
+    notes = [n for n in facts["whereItRuns"] if n.startswith("Progress bar (")]
+    if len(notes) != expect["progress_bars"]:
+        problems.append(f"{len(notes)} notes on finished progress bars, {expect['progress_bars']} cells with one")
+    if any("sliders move where Python runs" in n or "still picture" in n for n in facts["whereItRuns"]):
+        problems.append("a note calls an explorer a still picture: every explorer runs on the page")
     if "not attempted yet" in facts["text"]:
         problems.append("an exercise stub's notebook output (\"not attempted yet\") is shown; the site says where "
                         "to run it instead")

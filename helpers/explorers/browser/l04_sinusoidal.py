@@ -12,7 +12,7 @@ What a test reads (js/src/explorer.js's contract): the root ``.pe-explorer[data-
 and ``globalThis.__pe_explorers[<data-pe-id>]``: ``values`` (the four sliders) and ``drawn``: the
 chosen ``row``, its ``norm``, the ``pairs`` drawn as waves and the ``waves`` (fastest first, one
 ``{pair, wavelength, values}`` each), with the whole ``table`` (row by row) and its heatmap ``image``
-(one pixel per entry, in Matplotlib's RdBu_r) as properties that are not enumerable.
+(one pixel per entry, in the course's signed colour map, cividis) as properties that are not enumerable.
 """
 
 from __future__ import annotations
@@ -130,9 +130,9 @@ def still_figure(d_model: int, position: int, length: int, base: float) -> Figur
         grid = fig.add_gridspec(2, 2, width_ratios=(1, 1.1), height_ratios=(1, 1), hspace=0.62, wspace=0.42,
                                 left=0.09, right=0.985, top=0.87, bottom=0.09)
         ax_map, ax_vec, ax_wave = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, 1])
-        # the browser's colours: RdBu_r, as its script draws the table (the browser tests compare them)
-        im = heatmap(ax_map, pe, colorbar=False, xlabel="dimension", ylabel="position", cmap="RdBu_r")
+        im = heatmap(ax_map, pe, colorbar=False, xlabel="dimension", ylabel="position")  # cividis, as the browser
         fig.colorbar(im, ax=ax_map, fraction=0.046, pad=0.03, ticks=[-1, 0, 1])
+        ax_map.axhline(position, color="white", linewidth=3.2)  # a white edge keeps it seen on the dark blue
         ax_map.axhline(position, color="black", linewidth=1.6)
         ax_map.set_title(f"PE: {length} positions × {d_model} dims,\nbase {base:g}", fontsize=10, pad=12)
         for i, (colour, mark) in zip(pairs, WAVE_MARKS, strict=False):  # the columns drawn as waves

@@ -1,7 +1,7 @@
 """Lesson 04's explorer drawn by the browser: the Python side (arguments, values shared with the
 page, what a saved output carries, that the bundle ships in the wheel) and the bundle's own
 numbers, run by Node.js: its table and waves against ``H.sinusoidal``, its colours against
-Matplotlib's RdBu_r, its slider bounds against the Python ranges, each check shown to fail on a
+the course's cividis, its slider bounds against the Python ranges, each check shown to fail on a
 planted mistake. Drawing in Chromium (the sliders' ends, JupyterLab, the site):
 tests/browser/explorer_cases/l04_sinusoidal.py, tests/browser/test_lab_anywidget.py and
 tests/browser/test_site.py.
@@ -36,6 +36,7 @@ from helpers import explorers  # noqa: E402
 from helpers.explorers.browser import base as browser_base  # noqa: E402
 from helpers.explorers.browser import l04_sinusoidal as module  # noqa: E402
 from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
+from helpers.plots import SIGNED_CMAP  # noqa: E402
 from helpers.explorers.browser.l04_sinusoidal import (  # noqa: E402
     BASE,
     D_MODEL,
@@ -285,11 +286,19 @@ def test_the_wave_check_catches_a_wrong_column(tmp_path):
     assert wave_error(wrong, tmp_path) > 0.1
 
 
-def test_the_bundles_colours_are_matplotlibs_rdbu_r(tmp_path):
+def test_the_bundles_colours_are_the_courses_cividis(tmp_path):
+    """The heatmap's colours are cividis, the colour map of the course's signed heatmaps: d3's cividis is a
+    polynomial fit of Matplotlib's, within 20 of 255 of it on every channel, and its lightness rises from −1
+    to +1 (the sign survives in greyscale); Matplotlib's RdBu_r, the map it replaced, is far from it."""
     values = np.linspace(-1.0, 1.0, 2001)
     colours = np.asarray(run_script(ESM, f"{json.dumps(values.tolist())}.map(v => m.colourOf(v))", tmp_path))
-    expected = matplotlib.colormaps["RdBu_r"](matplotlib.colors.Normalize(-1, 1)(values), bytes=True)[:, :3]
-    assert np.abs(colours - expected.astype(int)).max() <= 1
+    normal = matplotlib.colors.Normalize(-1, 1)(values)
+    expected = matplotlib.colormaps[SIGNED_CMAP](normal, bytes=True)[:, :3].astype(int)
+    assert SIGNED_CMAP == "cividis" and np.abs(colours - expected).max() <= 20
+    luminance = colours @ np.array([0.2126, 0.7152, 0.0722])
+    assert np.all(np.diff(luminance[::100]) > 0)
+    other = matplotlib.colormaps["RdBu_r"](normal, bytes=True)[:, :3].astype(int)
+    assert np.abs(colours - other).max() > 100
 
 
 def test_the_bundles_slider_bounds_are_the_pythons(tmp_path):
