@@ -1,5 +1,6 @@
 """How a lesson shows its evidence: checked claims as a list of sentences with ✓, measurements as a
-table, and a helper's source as highlighted code folded under one line.
+table, a helper's source as highlighted code folded under one line, and a result written with
+formulas, typeset as the prose around it is.
 
 Each ``show_*`` function displays an object that carries two views: HTML, which JupyterLab, Colab,
 nbviewer and the course's web site render, and plain text (its ``repr``), which a terminal prints and
@@ -146,6 +147,62 @@ def show_table(rows: Sequence[Sequence], columns: Sequence[str], caption: str | 
             except ValueError:
                 raise ValueError(f"digits {d!r} is not a format spec for a float (such as '.2g')") from None
     _display(Table(rows, columns, caption, digits))
+
+
+_SYMBOLS = {
+    r"\omega": "ω", r"\varepsilon": "ε", r"\epsilon": "ε", r"\varphi": "φ", r"\phi": "φ", r"\pi": "π",
+    r"\delta": "δ", r"\theta": "θ", r"\alpha": "α", r"\beta": "β", r"\lambda": "λ", r"\cdot": "·",
+    r"\times": "×", r"\approx": "≈", r"\leq": "≤", r"\geq": "≥", r"\le": "≤", r"\ge": "≥", r"\neq": "≠",
+    r"\ldots": "…", r"\dots": "…", r"\cdots": "…", r"\to": "→", r"\infty": "∞", r"\top": "ᵀ", r"\pm": "±",
+    r"\sum": "Σ", r"\sin": "sin", r"\cos": "cos", r"\log": "log", r"\exp": "exp",
+    r"\,": " ", r"\;": " ", r"\:": " ", r"\!": "", r"\quad": "  ", r"\left": "", r"\right": "",
+}
+_GROUP = r"\{([^{}]*)\}"
+
+
+def plain_maths(text: str) -> str:
+    r"""``text`` with its ``$…$`` formulas spelt out in Unicode: ``$\omega_i = 10000^{-2i/64}$`` reads
+    ``ω_i = 10000^(-2i/64)``, ``$\bar b$`` reads ``b̄``. Covers the notation the lessons' results use."""
+    out = text.replace("$", "")
+    out = re.sub(r"\\frac" + _GROUP + _GROUP, r"(\1)/(\2)", out)
+    out = re.sub(r"\\sqrt" + _GROUP, r"√(\1)", out)
+    out = re.sub(r"\\bar" + _GROUP + r"|\\bar\s+(\w)", lambda m: (m.group(1) or m.group(2)) + "\u0304", out)
+    out = re.sub(r"\\(?:mathrm|text|operatorname|mathbf|mathit)" + _GROUP, r"\1", out)
+    for command in sorted(_SYMBOLS, key=len, reverse=True):
+        after = r"(?![A-Za-z])(?:\s(?=[\w(]))?" if command[1:].isalpha() else ""  # not \pitchfork's \pi
+        out = re.sub(re.escape(command) + after, _SYMBOLS[command], out)
+    out = re.sub(r"\^\{([^{}]*)\}", lambda m: "^" + (m.group(1) if len(m.group(1)) == 1 else f"({m.group(1)})"), out)
+    out = re.sub(r"_\{([^{}]*)\}", r"_\1", out)
+    return out.replace("{", "").replace("}", "").replace("\\", "")
+
+
+class Maths:
+    """Text with formulas between ``$…$``: Markdown, which JupyterLab, Colab and the course's web
+    site typeset with MathJax, as they do the prose; as plain text, the formulas spelt out in Unicode."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return "\n".join(textwrap.fill(line, TEXT_WIDTH, break_on_hyphens=False)
+                         for line in plain_maths(self.text).splitlines())
+
+    def _repr_markdown_(self) -> str:
+        return "  \n".join(self.text.splitlines())  # a line break where the text has one
+
+
+def show_maths(text: str) -> None:
+    """Show a result written with formulas, typeset as the lesson's prose is.
+
+    ``text`` is one or more lines of Markdown with LaTeX between ``$`` signs (the numbers already
+    formatted into it), such as ``f"${ratio:.3f} = e^{{{gap:.1f}}}$"``. It is shown as Markdown, so
+    the formulas are typeset; where only plain text is shown, they are spelt out in Unicode.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise TypeError(f"text must be a non-empty string of Markdown, got {text!r}")
+    if len(re.findall(r"(?<!\\)\$", text)) % 2:
+        raise ValueError(f"text must open and close each formula with $: an odd number of $ in {text!r}")
+    _display(Maths(text))
 
 
 class Source:

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 
 import helpers as H
-from helpers.evidence import Claims, Source, Table, source_lines
+from helpers.evidence import Claims, Maths, Source, Table, plain_maths, show_maths, source_lines
 
 
 class Cells(HTMLParser):
@@ -122,3 +122,21 @@ def test_table_formats_by_column_and_right_aligns_text_that_reads_as_a_number(ca
         H.show_table(rows, ["scheme", "error", "loss", "bound"], digits=[1, 2])
     with pytest.raises(ValueError, match="'q' is not a format spec"):
         H.show_table(rows, ["scheme", "error", "loss", "bound"], digits="q")
+
+
+def test_maths_is_markdown_with_its_formulas_and_plain_text_spells_them_out(capsys):
+    text = r"$\omega_i = 10000^{-2i/64}$ for $i = 0, \ldots, 31$" + "\n" + r"$2\pi/\omega_2 = 62.83$ tokens"
+    shown = Maths(text)
+    assert shown._repr_markdown_() == r"$\omega_i = 10000^{-2i/64}$ for $i = 0, \ldots, 31$" + "  \n" + \
+        r"$2\pi/\omega_2 = 62.83$ tokens"
+    show_maths(text)
+    assert capsys.readouterr().out.splitlines() == ["ω_i = 10000^(-2i/64) for i = 0, …, 31", "2π/ω_2 = 62.83 tokens"]
+    assert plain_maths(r"$\mathrm{Re}(a\,\bar b) = a\cdot b$") == "Re(a b̄) = a·b"
+    assert plain_maths(r"$1.4\times 10^{-45} = e^{-103.3}$") == "1.4×10^(-45) = e^(-103.3)"
+    assert all(len(line) <= 90 for line in repr(Maths("$x$ " + "word " * 40)).splitlines())
+
+
+@pytest.mark.parametrize(("text", "error"), [("", TypeError), (3.0, TypeError), ("$x = 1", ValueError)])
+def test_maths_names_what_is_wrong_with_its_text(text, error):
+    with pytest.raises(error, match="text must"):
+        show_maths(text)
