@@ -139,7 +139,8 @@ function tableFor(v) {
     image.width = v.d_model;
     image.height = v.length;
   }
-  const ctx = image.getContext("2d");
+  // the tests read it back; a canvas kept on the CPU side is also cheaper to redraw from on every new table
+  const ctx = image.getContext("2d", { willReadFrequently: true });
   const pixels = ctx.createImageData(v.d_model, v.length);
   const data = pixels.data;
   for (let k = 0; k < table.length; k++) { // colourOf, inlined

@@ -1,6 +1,7 @@
 // Lesson 07's two explorers, computed and drawn by the browser; the model's `kind` picks one.
 //
-// "t5-buckets": T5's relative-position buckets: the bucket of every offset (key − query) on an axis
+// "t5-buckets": T5's relative-position buckets: the bucket of every offset (T5's key − query, drawn
+// against δ = query − key as the lesson's figures are) on an axis
 // linear up to ±10 and logarithmic beyond, and where each bucket of keys before the query starts
 // against the log-spaced formula. The buckets are computed here as helpers.t5_bucket computes them in
 // torch's float32 (every rounding emulated with Math.fround, the truncation with Math.trunc), so every
@@ -115,26 +116,27 @@ function t5Draw(ctx, v, size) {
 
   // the bucket of every offset
   const mapBox = { x: left, y, w, h: size.wide ? 190 : 200 };
-  const hi = v.bidirectional ? v.span : 10; // causal: a glimpse of the keys after
-  const ticks = [-500, -100, -30, -10, 0, 10, 30, 100, 500].filter((t) => t >= -v.span && t <= hi)
+  // plotted against δ = query − key = −offset, as the lesson's figures are
+  const lo = v.bidirectional ? -v.span : -10; // causal: a glimpse of the keys after the query
+  const ticks = [-500, -100, -30, -10, 0, 10, 30, 100, 500].filter((t) => t >= lo && t <= v.span)
     .filter((t) => size.wide || ![-30, 30].includes(t));
   const yTicks = linear().domain([-1, v.num_buckets]).ticks(6).filter((t) => Number.isInteger(t));
-  const map = panel(ctx, mapBox, symlog([-v.span, hi]), linear().domain([-1, v.num_buckets]),
-    { xTickValues: ticks, xFormat: (t) => (t > 0 ? `+${t}` : String(t)), yTickValues: yTicks, yName: "bucket" });
-  const mapName = size.wide ? ["offset = key − query position (negative: the key comes before the query)"]
-    : ["offset = key − query position", "(negative: the key comes before the query)"];
+  const map = panel(ctx, mapBox, symlog([lo, v.span]), linear().domain([-1, v.num_buckets]),
+    { xTickValues: ticks, xFormat: String, yTickValues: yTicks, yName: "bucket" });
+  const mapName = size.wide ? ["δ = query − key position (positive: the key comes before the query)"]
+    : ["δ = query − key position", "(positive: the key comes before the query)"];
   mapName.forEach((line, k) => text(ctx, line, left + w / 2, mapBox.y + mapBox.h + 26 + 16 * k,
     { align: "center", baseline: "top" }));
   // steps-mid, as Matplotlib draws it: each offset's bucket held from half-way to its neighbours
-  const sx = [offsets[0]], sy = [buckets[0]];
+  const sx = [-offsets[0]], sy = [buckets[0]];
   for (let k = 1; k < offsets.length; k++) {
-    const mid = (offsets[k - 1] + offsets[k]) / 2;
+    const mid = -(offsets[k - 1] + offsets[k]) / 2;
     sx.push(mid, mid);
     sy.push(buckets[k - 1], buckets[k]);
   }
-  sx.push(offsets[offsets.length - 1]);
+  sx.push(-offsets[offsets.length - 1]);
   sy.push(buckets[buckets.length - 1]);
-  const sides = v.bidirectional ? [-1, 1] : [-1];
+  const sides = v.bidirectional ? [-1, 1] : [1];
   for (const side of sides) {
     curve(ctx, map, [side * (exact - 0.5), side * (exact - 0.5)], [-1, v.num_buckets], { colour: GREY, width: 1.2, dash: DASHES.dotted });
     curve(ctx, map, [side * v.max_distance, side * v.max_distance], [-1, v.num_buckets], { colour: EMPHASIS, width: 1.2, dash: DASHES.dashed });

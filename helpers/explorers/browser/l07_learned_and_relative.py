@@ -70,7 +70,8 @@ class T5BucketsExplorer(BrowserExplorer):
 
 def t5_buckets_explorer(num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = False
                         ) -> T5BucketsExplorer:
-    """T5's buckets, computed and drawn by the browser: which bucket each offset (key − query) falls in.
+    """T5's buckets, computed and drawn by the browser: which bucket each offset falls in (T5's code takes
+    key − query; the picture plots δ = query − key, as the lesson does).
 
     Top: the bucket of every offset up to 1.5 times the largest max_distance, on an axis that is linear
     up to ±10 and logarithmic beyond (so the log-spaced buckets climb evenly), with the range of exact
@@ -94,21 +95,22 @@ def t5_still(num_buckets: int, max_distance: int, bidirectional: bool, span: int
         FigureCanvasAgg(fig)
         ax_map, ax_edges = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.3, 1]})
         fig.subplots_adjust(left=0.09, right=0.965, top=0.87, bottom=0.09, hspace=0.62)
-        ax_map.plot(v.offsets.numpy(), v.buckets.numpy(), color=COLORS["blue"], linewidth=1.4, drawstyle="steps-mid")
-        sides = (-1, 1) if bidirectional else (-1,)
+        # δ = query − key, as the lesson's figures plot it; T5's code takes key − query = −δ
+        ax_map.plot(-v.offsets.numpy(), v.buckets.numpy(), color=COLORS["blue"], linewidth=1.4, drawstyle="steps-mid")
+        sides = (-1, 1) if bidirectional else (1,)
         for k, side in enumerate(sides):
             ax_map.axvline(side * (v.exact - 0.5), color="0.5", linestyle=":", linewidth=1.2,
                            label=None if k else "end of the exact buckets")
             ax_map.axvline(side * max_distance, color=EMPHASIS, linestyle="--", linewidth=1.2,
                            label=None if k else "max_distance")
-        ax_map.set_xlabel("offset = key − query position (negative: the key comes before the query)")
+        ax_map.set_xlabel("δ = query − key position (positive: the key comes before the query)")
         ax_map.set_ylabel("bucket")
         ax_map.set_xscale("symlog", linthresh=10, linscale=0.6)
         ticks = [-500, -100, -30, -10, 0, 10, 30, 100, 500]
-        ax_map.set_xticks(ticks, [f"{t:+d}".replace("-", "−") if t else "0" for t in ticks])
+        ax_map.set_xticks(ticks, [str(t).replace("-", "−") for t in ticks])
         ax_map.xaxis.set_minor_locator(NullLocator())
         ax_map.yaxis.set_major_locator(MaxNLocator(6, integer=True))
-        ax_map.set_xlim(-span, span if bidirectional else 10)
+        ax_map.set_xlim(-span if bidirectional else -10, span)
         ax_map.set_ylim(-1, num_buckets)
         direction = "bidirectional: half the buckets for keys after the query" if bidirectional else \
             "causal: every key after the query in bucket 0"
