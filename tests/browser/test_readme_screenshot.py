@@ -56,6 +56,9 @@ def tile_difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(tiles.max())
 
 
+PHOTO_WIDTH = 760
+
+
 def rgb(path) -> np.ndarray:
     return np.asarray(Image.open(path).convert("RGB"))
 
@@ -76,7 +79,10 @@ def test_the_readme_shows_lesson_04s_explorer_as_it_is(lab, browser):
         assert box.count() == 1 and page.locator(".pe-explorer-static").count() == 0
         box.scroll_into_view_if_needed()
         wait_for_values(box, **START)
-        page.wait_for_timeout(300)  # let the sliders and the canvas settle
+        # photographed no wider than the site's column (784 px): the README's picture is then shown at its
+        # own size there, and its text at the canvas's 12 px and more
+        box.evaluate(f"b => {{ b.style.maxWidth = '{PHOTO_WIDTH}px'; }}")
+        page.wait_for_timeout(500)  # let the explorer redraw at that width, the sliders and the canvas settle
         width = box.evaluate("b => b.getBoundingClientRect().width")
         box.screenshot(path=str(shot), animations="disabled", caret="hide")
     finally:

@@ -191,7 +191,7 @@ AXE_RUN = """async () => {
 
 # Sideways scrolling and shrunk figures, at the page's width. A box scrolls sideways when its content is
 # wider than it and its overflow lets it scroll; what the box holds says what kind of content it is.
-LAYOUT_FACTS = """() => {
+LAYOUT_FACTS = r"""() => {
   const article = document.querySelector('.bd-article') || document.body;
   const kind = (e) => {
     if (e.closest('mjx-container')) return 'maths';

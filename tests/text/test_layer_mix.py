@@ -18,6 +18,7 @@ from helpers.text.layer_mix import (
     build_layer_mix_model,
     lesson12_manifest,
     load_lesson12_model,
+    mix_losses,
     query_temperature,
     raise_base,
     span_mask,
@@ -157,3 +158,22 @@ def test_bad_names_are_named_with_the_allowed_values():
 def test_manifests_are_plain_json():
     for name, seed in SHIPPED:
         json.loads(DATA.joinpath(f"{name}-seed{seed}.json").read_text(encoding="utf-8"))
+
+
+def test_rope_in_chunks_reads_an_input_of_2L_as_two_inputs_of_L():
+    """Chunks of L cut an input of 2L into two inputs of L: the same loss, over the same bytes."""
+    tokens = 4 * 128 + 1
+    chunked = mix_losses("mixes", lengths=(128, 256), tokens=tokens)
+    rope = chunked.loss["RoPE (08), chunks of L"]
+    assert torch.allclose(rope[:, 0], rope[:, 1], atol=1e-9)
+    whole = torch.tensor([H.text_valid_loss(H.load_text_model("rope", seed), 128, tokens=tokens)
+                          for seed in H.TEXT_SEEDS], dtype=torch.float64)
+    assert torch.allclose(rope[:, 0], whole, atol=1e-9)
+    assert (chunked.loss["RoPE (08)"][:, 1] > rope[:, 1]).all()  # without chunks, 2L is worse
+
+
+def test_mix_losses_names_its_rows_and_lengths():
+    with pytest.raises(ValueError, match="rows must be one of"):
+        mix_losses("gemma")
+    with pytest.raises(ValueError, match="length"):
+        mix_losses("raised", lengths=(0,))

@@ -36,7 +36,6 @@ from helpers import explorers  # noqa: E402
 from helpers.explorers.browser import base as browser_base  # noqa: E402
 from helpers.explorers.browser import l04_sinusoidal as module  # noqa: E402
 from helpers.explorers.browser.base import BUNDLE_DIR  # noqa: E402
-from helpers.plots import SIGNED_CMAP  # noqa: E402
 from helpers.explorers.browser.l04_sinusoidal import (  # noqa: E402
     BASE,
     D_MODEL,
@@ -44,6 +43,7 @@ from helpers.explorers.browser.l04_sinusoidal import (  # noqa: E402
     format_base,
     sinusoidal_explorer,
 )
+from helpers.plots import SIGNED_CMAP  # noqa: E402
 
 from .node import evaluate  # noqa: E402
 
