@@ -20,7 +20,7 @@ from .encodings import (
     single_sine,
     sinusoidal,
 )
-from .evidence import show_claims, show_code, show_source, show_table
+from .evidence import show_claims, show_code, show_maths, show_source, show_table
 from .exercises import EXERCISES, CheckResult, check, hint, solution
 from .learned import LearnedPositionalEmbedding
 from .measure.common import (
