@@ -43,7 +43,7 @@ const STYLE = `
 .pe-explorer label span { min-width: 4.6em; }
 .pe-explorer input[type=range] { width: 170px; min-width: 64px; flex: 0 1 auto; margin: 0; }
 .pe-explorer output { display: inline-block; min-width: 4.5em; font-variant-numeric: tabular-nums; }
-.pe-explorer canvas { display: block; }
+.pe-explorer canvas { display: block; background: #fff; }
 `;
 
 /** The slider position of a value: its log10 on a log slider, its index on a slider over options. */

@@ -156,11 +156,13 @@ function tableFor(v) {
   return cached;
 }
 
+// as wide as the site's column: a wider, taller canvas costs the browser more to paint at every step
+const WIDEST = 784;
 const NARROW = { heat: 320, vector: 180, wave: 230 }; // the panels' heights, one under another
 
 function layout(width) {
-  const w = Math.max(300, Math.min(width, 860));
-  if (w >= 600) return { width: w, height: 580, wide: true };
+  const w = Math.max(300, Math.min(width, WIDEST));
+  if (w >= 600) return { width: w, height: 500, wide: true };
   return { width: w, height: 36 + NARROW.heat + 80 + NARROW.vector + 92 + NARROW.wave + 56, wide: false };
 }
 
@@ -174,7 +176,7 @@ function boxes(size, oneRow) {
   const x = wide ? bar.x + bar.w + 62 : 74;
   const top = wide ? heat.y : heat.y + heat.h + 80; // the top of the vector's legend
   const vector = { x, w: width - x - 14, y: top + (oneRow ? 26 : 42) };
-  vector.h = top + (wide ? 200 : NARROW.vector) - vector.y;
+  vector.h = top + (wide ? 160 : NARROW.vector) - vector.y;
   const wave = { x, w: vector.w, y: vector.y + vector.h + 92 };
   wave.h = wide ? heat.y + heat.h - wave.y : NARROW.wave;
   return { heat, bar, vector, wave, top };
@@ -219,8 +221,6 @@ function title(ctx, long, short, x, y, room, width) {
 function draw(ctx, v, size) {
   const { table, image } = tableFor(v);
   const { d_model: d, position, length, base } = v;
-  ctx.fillStyle = "#fff";
-  ctx.fillRect(0, 0, size.width, size.height);
   const entries = [
     { colour: COLOURS.blue, label: "sin (dims 0, 2, 4, \u2026)" },
     { colour: COLOURS.vermillion, dash: DASHES.dashed, label: "cos (dims 1, 3, 5, \u2026)" },
@@ -336,7 +336,7 @@ function render({ model, el }) {
       { name: "length", label: "length", min: n.min, max: n.max, step: n.step, integer: true },
       { name: "base", label: "base", min: 10 ** b.min, max: 10 ** b.max, step: b.step, log: true, format: formatBase },
     ],
-    layout, draw, describe,
+    layout, draw, describe, maxWidth: WIDEST,
   });
 }
 

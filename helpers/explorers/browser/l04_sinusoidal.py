@@ -27,7 +27,7 @@ from ...plots import COLORS, COURSE_DPI, course_style, heatmap
 from .base import BrowserExplorer, bundle_source
 
 LENGTH = IntRange("length", 8, 1024, step=8)
-STILL_INCHES = (7.2, 5.6)
+STILL_INCHES = (7.84, 5.0)  # the browser's canvas at its widest: 784 × 500 CSS px
 STILL_SIZE = {"width": round(STILL_INCHES[0] * COURSE_DPI), "height": round(STILL_INCHES[1] * COURSE_DPI)}
 D_MODEL = IntRange("d_model", 2, 1024, step=2)
 BASE = LogRange("base", 10.0, 1e6, step=0.05)
