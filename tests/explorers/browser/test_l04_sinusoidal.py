@@ -178,7 +178,7 @@ def test_its_picture_has_twice_the_pixels_of_its_size_on_the_page(monkeypatch):
     data, metadata = displayed(sinusoidal_explorer(), monkeypatch)
     width, height = Image.open(io.BytesIO(base64.b64decode(data["image/png"]))).size
     shown = metadata["image/png"]
-    assert (width, height) == (2 * shown["width"], 2 * shown["height"]) and shown["width"] == 720
+    assert (width, height) == (2 * shown["width"], 2 * shown["height"]) and shown["width"] == 784  # the site's column
     assert f'width="{shown["width"]}"' in data["text/html"]
 
 
