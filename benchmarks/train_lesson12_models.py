@@ -135,7 +135,8 @@ def main() -> None:
     args = parser.parse_args()
     names = tuple(args.only)
     OUT.mkdir(parents=True, exist_ok=True)
-    version = code_version()
+    # the commit and torch from the shared helper; the hash of this script, which trained them
+    version = {**code_version(), "script_sha256": hashlib.sha256(pathlib.Path(__file__).read_bytes()).hexdigest()}
     start = time.perf_counter()
     jobs = [(seed, args.threads, version, i, names) for i, seed in enumerate(TEXT_SEEDS)]
     if args.jobs > 1:

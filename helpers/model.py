@@ -6,7 +6,8 @@
 
 Every layer's attention goes through the same scheme object (``helpers.schemes``): its
 ``rotate`` hook on q and k, and its score bias merged with the causal mask into one additive
-mask, built once per forward pass and shared by the layers.
+mask, built once per forward pass and shared by the layers (``_layer_attention``, which a model
+whose layers differ overrides).
 """
 
 from __future__ import annotations
@@ -135,13 +136,19 @@ class TinyLM(nn.Module):
         positions = check_scheme_positions(positions, batch, length)
         return None if positions is None else positions.to(tokens.device)
 
+    def _layer_attention(self, positions, length: int, h: torch.Tensor) -> list[tuple]:
+        """Each layer's (scheme, additive mask or None): here the one scheme and its mask, shared by every
+        layer (a subclass may give each layer its own: ``helpers.text.layer_mix``)."""
+        mask = self.scheme.attention_mask(positions, length, h.dtype, h.device)
+        return [(self.scheme, mask)] * len(self.blocks)
+
     def _run(self, tokens, positions, return_weights=False, keep_hidden=False):
         positions = self._check(tokens, positions)
         h = self.scheme.embed(self.token_embedding(tokens), positions)
-        mask = self.scheme.attention_mask(positions, tokens.shape[1], h.dtype, h.device)
         hidden, weights = [h], []
-        for block in self.blocks:
-            h = block(h, self.scheme, positions, mask, return_weights)
+        for block, (layer_scheme, mask) in zip(self.blocks, self._layer_attention(positions, tokens.shape[1], h),
+                                               strict=True):
+            h = block(h, layer_scheme, positions, mask, return_weights)
             if return_weights:
                 h, w = h
                 weights.append(w)

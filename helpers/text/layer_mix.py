@@ -148,21 +148,12 @@ class LayerMixLM(TinyLM):
                                              NoPositionTemperature(n_heads, head_dim, floor_scale=self.temperature))
         return self
 
-    def _run(self, tokens, positions, return_weights=False, keep_hidden=False):
-        positions = self._check(tokens, positions)
-        h = self.token_embedding(tokens)
-        length = tokens.shape[1]
-        hidden, weights = [h], []
-        for block, spec, layer_scheme in zip(self.blocks, self.layers, self.layer_schemes, strict=True):
-            chunk = self.chunk if spec.base is not None else None
-            mask = span_mask(length, window=spec.window, chunk=chunk, dtype=h.dtype, device=h.device)
-            h = block(h, layer_scheme, positions, mask, return_weights)
-            if return_weights:
-                h, w = h
-                weights.append(w)
-            if keep_hidden:
-                hidden.append(h)
-        return h, hidden, tuple(weights)
+    def _layer_attention(self, positions, length, h):
+        """Layer l's scheme, and its mask: causal, limited to the layer's window, and for a RoPE layer to
+        the chunks of ``set_long_context``."""
+        return [(layer_scheme, span_mask(length, window=spec.window, chunk=None if spec.base is None else self.chunk,
+                                         dtype=h.dtype, device=h.device))
+                for spec, layer_scheme in zip(self.layers, self.layer_schemes, strict=True)]
 
     def extra_repr(self) -> str:
         return super().extra_repr() + ", layers=" + ", ".join(

@@ -177,3 +177,19 @@ def test_mix_losses_names_its_rows_and_lengths():
         mix_losses("gemma")
     with pytest.raises(ValueError, match="length"):
         mix_losses("raised", lengths=(0,))
+
+
+def test_each_manifest_names_the_script_that_trained_it():
+    """The commit recorded holds benchmarks/train_lesson12_models.py with the hash recorded (where this
+    clone has that commit's history)."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    for name, seed in SHIPPED:
+        version = lesson12_manifest(name, seed)["code_version"]
+        shown = subprocess.run(["git", "show", f"{version['commit']}:benchmarks/train_lesson12_models.py"],
+                               cwd=root, capture_output=True)
+        if shown.returncode:
+            pytest.skip("the commit that trained the models is not in this clone's history")
+        assert hashlib.sha256(shown.stdout).hexdigest() == version["script_sha256"]
