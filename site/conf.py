@@ -53,6 +53,8 @@ myst_enable_extensions = ["dollarmath"]
 myst_heading_anchors = 3
 nb_execution_mode = "off"
 nb_merge_streams = True  # a cell's printed lines in one block, not one box per write
+# a result shown as Markdown (H.show_maths) is read as MyST, so its $…$ is maths, typeset as the prose's
+nb_render_markdown_format = "myst"
 nb_ipywidgets_js = {}  # no require.js or widget manager from a CDN: the saved figure stands in
 # an explorer cell saves its figure as image/png beside the widget view: the page shows the figure.
 # Lesson 04's explorer drawn by the browser saves text/html as well, its script mounted without a

@@ -262,6 +262,17 @@ class MixLosses(NamedTuple):
     lengths: tuple[int, ...]
     seeds: tuple[int, ...]
 
+    def at(self, row: str, n: int) -> torch.Tensor:
+        """(len(seeds),): each seed's loss of ``row`` on inputs of n."""
+        return self.loss[check_choice("row", row, tuple(self.loss))][:, self.lengths.index(n)]
+
+    def table(self) -> tuple[list[list[str]], list[str]]:
+        """(rows, columns) for ``H.show_table``: each row's losses at each length, seed by seed ("1.38 | 1.40")."""
+        columns = ["model", *("n = " + (f"{n // TEXT_LENGTH}L" if n > TEXT_LENGTH else "L") for n in self.lengths)]
+        rows = [[row, *(" | ".join(f"{v:.2f}" for v in column) for column in loss.T.tolist())]
+                for row, loss in self.loss.items()]
+        return rows, columns
+
 
 def mix_losses(rows: str = "mixes", lengths=(TEXT_LENGTH, 4 * TEXT_LENGTH, 8 * TEXT_LENGTH),
                tokens: int | None = None) -> MixLosses:

@@ -41,6 +41,8 @@ const STYLE = `
 .pe-explorer label { display: inline-flex; align-items: center; gap: 8px; font-size: 14px; white-space: nowrap;
   max-width: 100%; }
 .pe-explorer label span { min-width: 4.6em; }
+/* on a narrow screen a long name or readout wraps rather than run under the slider or out of the box */
+.pe-explorer label span, .pe-explorer output { white-space: normal; }
 .pe-explorer input[type=range] { width: 170px; min-width: 64px; flex: 0 1 auto; margin: 0; }
 .pe-explorer output { display: inline-block; min-width: 4.5em; font-variant-numeric: tabular-nums; }
 .pe-explorer canvas { display: block; background: #fff; }

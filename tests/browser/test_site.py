@@ -66,7 +66,12 @@ def lesson_expectations(stem: str) -> dict:
              if c["cell_type"] == "code" and "exercise" in c.get("metadata", {}).get("tags", [])]
     return {
         "title": markdown[0].splitlines()[0].lstrip("# ").strip(),
-        "maths": sum(markdown_maths(m) for m in markdown),
+        # the prose's formulas, and those of results shown as Markdown (H.show_maths; not an exercise's,
+        # whose output the site replaces)
+        "maths": sum(markdown_maths(m) for m in markdown) + sum(
+            markdown_maths("".join(o["data"]["text/markdown"])) for c in nb["cells"] if c["cell_type"] == "code"
+            and "exercise" not in c.get("metadata", {}).get("tags", []) for o in c.get("outputs", [])
+            if "text/markdown" in o.get("data", {}) and "text/html" not in o["data"]),
         "your_turn": sum(len(re.findall(r"^#+ .*Your turn", m, flags=re.M)) for m in markdown),
         # the first line of each exercise stub, as the learner sees it
         "stubs": [next(line.strip() for line in s.splitlines() if line.strip()) for s in stubs],

@@ -15,6 +15,7 @@ from helpers.text.layer_mix import (
     LESSON12_MODELS,
     LayerMixLM,
     LayerSpec,
+    MixLosses,
     build_layer_mix_model,
     lesson12_manifest,
     load_lesson12_model,
@@ -193,3 +194,11 @@ def test_each_manifest_names_the_script_that_trained_it():
         if shown.returncode:
             pytest.skip("the commit that trained the models is not in this clone's history")
         assert hashlib.sha256(shown.stdout).hexdigest() == version["script_sha256"]
+
+
+def test_a_table_of_losses_reads_each_seed_at_each_length():
+    table = MixLosses({"a": torch.tensor([[1.234, 2.5], [1.0, 3.456]], dtype=torch.float64)}, (128, 512), (0, 1))
+    assert torch.equal(table.at("a", 512), torch.tensor([2.5, 3.456], dtype=torch.float64))
+    assert table.table() == ([["a", "1.23 | 1.00", "2.50 | 3.46"]], ["model", "n = L", "n = 4L"])
+    with pytest.raises(ValueError, match="row must be one of"):
+        table.at("b", 128)
