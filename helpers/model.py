@@ -146,8 +146,8 @@ class TinyLM(nn.Module):
         positions = self._check(tokens, positions)
         h = self.scheme.embed(self.token_embedding(tokens), positions)
         hidden, weights = [h], []
-        for block, (layer_scheme, mask) in zip(self.blocks, self._layer_attention(positions, tokens.shape[1], h),
-                                               strict=True):
+        layers = self._layer_attention(positions, tokens.shape[1], h)  # each layer's (scheme, mask)
+        for block, (layer_scheme, mask) in zip(self.blocks, layers, strict=True):
             h = block(h, layer_scheme, positions, mask, return_weights)
             if return_weights:
                 h, w = h
