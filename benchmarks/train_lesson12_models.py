@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import multiprocessing
 import os
 import pathlib
 import sys
@@ -44,6 +43,7 @@ from train_text_models import (  # noqa: E402
     FT_STEPS,
     LR,
     code_version,
+    run_seeds,
     shipped_rope,
     train,
 )
@@ -138,13 +138,7 @@ def main() -> None:
     # the commit and torch from the shared helper; the hash of this script, which trained them
     version = {**code_version(), "script_sha256": hashlib.sha256(pathlib.Path(__file__).read_bytes()).hexdigest()}
     start = time.perf_counter()
-    jobs = [(seed, args.threads, version, i, names) for i, seed in enumerate(TEXT_SEEDS)]
-    if args.jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(min(args.jobs, len(jobs))) as pool:
-            pool.starmap(train_seed, jobs)
-    else:
-        for job in jobs:
-            train_seed(*job)
+    run_seeds(train_seed, [(seed, args.threads, version, i, names) for i, seed in enumerate(TEXT_SEEDS)], args.jobs)
     print(f"trained {len(TEXT_SEEDS) * len(names)} models in {time.perf_counter() - start:.0f} s wall time")
 
 

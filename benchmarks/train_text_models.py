@@ -137,6 +137,16 @@ def shipped_rope(seed: int) -> dict[str, torch.Tensor]:
     return torch.load(path, map_location="cpu", weights_only=True)
 
 
+def run_seeds(train_one, jobs: list[tuple], processes: int) -> None:
+    """``train_one(*job)`` for every job (one per seed): in ``processes`` processes at once, or here."""
+    if processes > 1:
+        with multiprocessing.get_context("spawn").Pool(min(processes, len(jobs))) as pool:
+            pool.starmap(train_one, jobs)
+    else:
+        for job in jobs:
+            train_one(*job)
+
+
 def train_seed(seed: int, threads: int, version: dict, position: int,
                variants: tuple[str, ...] = TEXT_VARIANTS) -> None:
     """The models of one seed named by ``variants`` ("base": the six schemes; then the RoPE model's
@@ -211,13 +221,8 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     version = code_version()
     start = time.perf_counter()
-    jobs = [(seed, args.threads, version, i, variants) for i, seed in enumerate(TEXT_SEEDS)]
-    if args.jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(min(args.jobs, len(jobs))) as pool:
-            pool.starmap(train_seed, jobs)
-    else:
-        for job in jobs:
-            train_seed(*job)
+    run_seeds(train_seed, [(seed, args.threads, version, i, variants) for i, seed in enumerate(TEXT_SEEDS)],
+              args.jobs)
     count = len(TEXT_SCHEMES) * ("base" in variants) + sum(v in variants for v in FINE_TUNES)
     print(f"trained {len(TEXT_SEEDS) * count} models in {time.perf_counter() - start:.0f} s wall time")
 
