@@ -43,7 +43,16 @@ from ..encodings import frequencies
 from ..model import TinyLM
 from ..position_scheme import PositionScheme, default_positions
 from ..schemes import RoPE
-from .models import TEXT_CONFIG, TEXT_LENGTH, TEXT_SEEDS, load_parameters
+from .evaluate import text_valid_loss
+from .models import (
+    TEXT_CONFIG,
+    TEXT_LENGTH,
+    TEXT_SEEDS,
+    build_text_model,
+    load_parameters,
+    load_text_model,
+    stored_parameters,
+)
 
 
 class LayerSpec(NamedTuple):
@@ -205,8 +214,6 @@ def load_lesson12_model(name: str, seed: int = 0) -> TinyLM:
     if name in LAYER_MIXES:
         model = build_layer_mix_model(name, seed)
     else:
-        from .models import build_text_model
-
         model = raise_base(build_text_model("rope", seed), RAISED_BASE[name.removeprefix("rope-")])
     with _data(f"{name}-seed{seed}.pt").open("rb") as f:
         load_parameters(model, torch.load(f, map_location="cpu", weights_only=True))
@@ -240,15 +247,11 @@ RAISED_ROWS = {
 
 
 def _shipped(scheme: str, seed: int, variant: str = "base"):
-    from .models import load_text_model
-
     return load_text_model(scheme, seed, variant)
 
 
 def _rope_in_chunks(seed: int) -> LayerMixLM:
     """Lesson 08's RoPE model with every layer attending within chunks of L."""
-    from .models import stored_parameters
-
     model = LayerMixLM([LayerSpec(10_000.0)] * TEXT_CONFIG["n_layers"],
                        **{k: v for k, v in TEXT_CONFIG.items() if k != "n_layers"})
     load_parameters(model, stored_parameters(_shipped("rope", seed)))
@@ -279,8 +282,6 @@ def mix_losses(rows: str = "mixes", lengths=(TEXT_LENGTH, 4 * TEXT_LENGTH, 8 * T
     """The loss over every position of the validation windows of each length n (``text_valid_loss``)
     for each row of ``MIX_ROWS`` (``rows="mixes"``) or ``RAISED_ROWS`` (``rows="raised"``), both seeds;
     ``tokens``: only the first tokens of the validation split (as lesson 09's tables)."""
-    from .evaluate import text_valid_loss
-
     table = {"mixes": MIX_ROWS, "raised": RAISED_ROWS}[check_choice("rows", rows, ("mixes", "raised"))]
     lengths = tuple(check_int("length", n, 1) for n in lengths)
     loss = {}

@@ -55,21 +55,13 @@ def test_query_temperature_by_hand():
     assert got.tolist() == pytest.approx(want, abs=1e-15)
 
 
-def test_a_mix_of_rope_layers_is_the_rope_tinylm():
+@pytest.mark.parametrize("base, scheme", [(10_000.0, "rope"), (None, "none")])
+def test_a_mix_of_one_kind_of_layer_is_the_tinylm_of_that_scheme(base, scheme):
     torch.manual_seed(0)
-    mix = LayerMixLM([LayerSpec(10_000.0)] * 2, vocab_size=50, d_model=32, n_heads=2)
+    mix = LayerMixLM([LayerSpec(base)] * 2, vocab_size=50, d_model=32, n_heads=2)
     torch.manual_seed(0)
-    plain = H.TinyLM(50, "rope", d_model=32, n_heads=2, n_layers=2)
+    plain = H.TinyLM(50, scheme, d_model=32, n_heads=2, n_layers=2)
     tokens = torch.randint(0, 50, (2, 19))
-    assert torch.allclose(mix(tokens), plain(tokens), atol=1e-6)
-
-
-def test_a_mix_of_nope_layers_is_the_tinylm_without_positions():
-    torch.manual_seed(1)
-    mix = LayerMixLM([LayerSpec(None)] * 2, vocab_size=50, d_model=32, n_heads=2)
-    torch.manual_seed(1)
-    plain = H.TinyLM(50, "none", d_model=32, n_heads=2, n_layers=2)
-    tokens = torch.randint(0, 50, (1, 17))
     assert torch.allclose(mix(tokens), plain(tokens), atol=1e-6)
 
 
