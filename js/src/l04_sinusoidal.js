@@ -8,9 +8,10 @@
 // the chosen position marked. Side by side from 600 px wide, one under another below.
 //
 // What a draw returns (the test contract's `drawn`): the chosen row, its norm, the pairs drawn and
-// their waves; the whole table (a Float64Array, row by row) and its heatmap image (a canvas of
-// d_model × length pixels, one per entry) are on it too, as properties that are not enumerable (a
-// million numbers at the largest settings, read only by the tests that ask for them).
+// their waves; the whole table (a Float64Array, row by row) and its heatmap image (a canvas d_model
+// pixels wide, one pixel per entry, whose top `length` rows are the table's) are on it too, as
+// properties that are not enumerable (a million numbers at the largest settings, read only by the tests
+// that ask for them).
 
 import { interpolateCividis } from "d3-scale-chromatic";
 
@@ -44,20 +45,36 @@ const LUT = (() => {
 const WAVE_MARKS = [[COLOURS.blue, "v"], [COLOURS.vermillion, "s"], [COLOURS.green, "D"], [COLOURS.purple, "o"]];
 const WAVE_GAP = 2.4; // the waves' spacing, in units of their amplitude
 
-/** The (length × d_model) sinusoidal table, row by row, in double precision. */
-export function sinusoidalTable(length, dModel, base) {
+/** Rows from … to - 1 of the sinusoidal table of d_model columns, written into `table` (row by row). The
+ * first from the formula; each next row turns every pair (sin, cos) of the row before by its angle
+ * omega_i, as lesson 05 shows the table does: sin(a + w) = sin a cos w + cos a sin w and
+ * cos(a + w) = cos a cos w - sin a sin w, four products for two calls of Math.sin and Math.cos (a
+ * thousand turns leave it within 1e-12 of the formula). */
+function fillRows(table, dModel, base, from, to) {
   const half = dModel / 2;
-  const omega = new Float64Array(half);
-  for (let i = 0; i < half; i++) omega[i] = Math.pow(base, (-2 * i) / dModel);
-  const table = new Float64Array(length * dModel);
-  for (let p = 0; p < length; p++) {
-    const row = p * dModel;
-    for (let i = 0; i < half; i++) {
-      const angle = p * omega[i];
-      table[row + 2 * i] = Math.sin(angle);
-      table[row + 2 * i + 1] = Math.cos(angle);
+  const turnCos = new Float64Array(half), turnSin = new Float64Array(half);
+  const row = from * dModel;
+  for (let i = 0; i < half; i++) {
+    const omega = Math.pow(base, (-2 * i) / dModel);
+    turnCos[i] = Math.cos(omega);
+    turnSin[i] = Math.sin(omega);
+    const angle = from * omega;
+    table[row + 2 * i] = Math.sin(angle);
+    table[row + 2 * i + 1] = Math.cos(angle);
+  }
+  for (let at = row + dModel; at < to * dModel; at += dModel) {
+    for (let k = 0; k < dModel; k += 2) {
+      const sin = table[at - dModel + k], cos = table[at - dModel + k + 1];
+      table[at + k] = sin * turnCos[k / 2] + cos * turnSin[k / 2];
+      table[at + k + 1] = cos * turnCos[k / 2] - sin * turnSin[k / 2];
     }
   }
+}
+
+/** The (length × d_model) sinusoidal table, row by row, in double precision. */
+export function sinusoidalTable(length, dModel, base) {
+  const table = new Float64Array(length * dModel);
+  fillRows(table, dModel, base, 0, length);
   return table;
 }
 
@@ -128,32 +145,51 @@ function colourBar() {
   return barImage;
 }
 
-// The last table and its heatmap, kept while only the position moves (a table has up to a million entries)
-let cached = null;
+// The table and its heatmap, kept from step to step. A row depends only on its position, d_model and the
+// base, so a longer length adds rows, a shorter one shows fewer, and a new position computes none; the
+// buffers grow, never shrink, and are reused when the base moves: a step allocates no new table (a new
+// buffer to fill, and later to collect, costs the browser more than the rows themselves).
+let kept = null; // {d_model, base, rows (rows computed), table (Float64Array), pixels (ImageData d_model wide), image}
 
-function tableFor(v) {
-  if (cached && cached.d_model === v.d_model && cached.length === v.length && cached.base === v.base) return cached;
-  const table = sinusoidalTable(v.length, v.d_model, v.base);
-  const image = cached ? cached.image : document.createElement("canvas"); // one canvas, kept from table to table
-  if (image.width !== v.d_model || image.height !== v.length) {
-    image.width = v.d_model;
-    image.height = v.length;
+// the same entries packed as one 32-bit RGBA pixel each (in the machine's byte order, as ImageData holds them)
+const LUT_RGBA = (() => {
+  const packed = new Uint32Array(LUT_SIZE);
+  const bytes = new Uint8Array(packed.buffer);
+  for (let k = 0; k < LUT_SIZE; k++) bytes.set([LUT[3 * k], LUT[3 * k + 1], LUT[3 * k + 2], 255], 4 * k);
+  return packed;
+})();
+
+/** Rows from … to - 1 of the heatmap: each entry's cividis colour (colourOf's, one store a pixel). */
+function colourRows(table, pixels, from, to) {
+  const data = new Uint32Array(pixels.data.buffer);
+  const end = to * pixels.width; // read once: each read of an ImageData's size is a call into the browser
+  for (let k = from * pixels.width; k < end; k++) {
+    const entry = Math.floor((table[k] + 1) * (LUT_SIZE / 2)); // (value + 1) / 2 of the way along the map
+    data[k] = LUT_RGBA[entry < 0 ? 0 : entry >= LUT_SIZE ? LUT_SIZE - 1 : entry];
   }
-  // the tests read it back; a canvas kept on the CPU side is also cheaper to redraw from on every new table
+}
+
+function tableFor({ d_model: d, length, base }) {
+  if (!kept) kept = { image: document.createElement("canvas"), table: new Float64Array(0), pixels: null };
+  const image = kept.image;
+  // the tests read it back; a canvas kept on the CPU side is also cheaper to redraw from after a change
   const ctx = image.getContext("2d", { willReadFrequently: true });
-  const pixels = ctx.createImageData(v.d_model, v.length);
-  const data = pixels.data;
-  for (let k = 0; k < table.length; k++) { // colourOf, inlined
-    const x = (Math.min(Math.max(table[k], -1), 1) + 1) / 2;
-    const c = 3 * Math.min(Math.floor(x * LUT_SIZE), LUT_SIZE - 1);
-    data[4 * k] = LUT[c];
-    data[4 * k + 1] = LUT[c + 1];
-    data[4 * k + 2] = LUT[c + 2];
-    data[4 * k + 3] = 255;
+  if (kept.d_model !== d || kept.pixels.height < length) { // room for twice the rows, up to the slider's end
+    const rows = Math.min(LIMITS.length.max, Math.max(length, 2 * (kept.d_model === d ? kept.pixels.height : 0)));
+    if (kept.table.length < rows * d) kept.table = new Float64Array(rows * d);
+    kept.pixels = ctx.createImageData(d, rows);
+    image.width = d; // a new size clears the canvas: every row is drawn again
+    image.height = rows;
+    Object.assign(kept, { d_model: d, rows: 0 });
   }
-  ctx.putImageData(pixels, 0, 0);
-  cached = { d_model: v.d_model, length: v.length, base: v.base, table, image };
-  return cached;
+  if (kept.base !== base) Object.assign(kept, { base, rows: 0 });
+  if (kept.rows < length) {
+    fillRows(kept.table, d, base, kept.rows, length);
+    colourRows(kept.table, kept.pixels, kept.rows, length);
+    ctx.putImageData(kept.pixels, 0, 0, 0, kept.rows, d, length - kept.rows);
+    kept.rows = length;
+  }
+  return { table: kept.table.subarray(0, length * d), image };
 }
 
 // as wide as the site's column: a wider, taller canvas costs the browser more to paint at every step
@@ -234,7 +270,7 @@ function draw(ctx, v, size) {
   const ratio = globalThis.devicePixelRatio || 1;
   ctx.imageSmoothingEnabled = d > heat.w * ratio || length > heat.h * ratio; // average where it shrinks
   ctx.imageSmoothingQuality = "high";
-  ctx.drawImage(image, heat.x, heat.y, heat.w, heat.h);
+  ctx.drawImage(image, 0, 0, d, length, heat.x, heat.y, heat.w, heat.h); // the image may hold more rows
   const hx = linear().domain([-0.5, d - 0.5]), hy = linear().domain([length - 0.5, -0.5]);
   const dims = cellTicks(hx, d), rows = cellTicks(hy, length);
   const map = panel(ctx, heat, hx, hy, { xName: "dimension", yName: "position", xTickValues: dims.values,

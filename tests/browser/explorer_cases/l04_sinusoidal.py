@@ -44,7 +44,7 @@ def sinusoidal_error(drawn: dict, values: dict) -> float:
 START = {"d_model": 128, "position": 20, "length": 128, "base": 10000}
 
 # from the lesson's start, every slider to its lower end, then every slider to its upper end (the length
-# first: the position's end follows it), each reached from the keyboard
+# first: the position's end follows it), each reached from the keyboard; then the length down and up again
 CASES = {
     "l04 sinusoidal": (lambda: explorers.browser.sinusoidal_explorer(d_model=128, position=20, length=128),
                        [(None, None, START),
@@ -57,7 +57,10 @@ CASES = {
                         ("length", "End", {"d_model": 1024, "position": 0, "length": 1024, "base": 11.2201845430}),
                         ("position", "End", {"d_model": 1024, "position": 1023, "length": 1024,
                                              "base": 11.2201845430}),
-                        ("base", "End", {"d_model": 1024, "position": 1023, "length": 1024, "base": 1e6})],
+                        ("base", "End", {"d_model": 1024, "position": 1023, "length": 1024, "base": 1e6}),
+                        # shorter, then longer again: the rows kept from the longer table are shown again
+                        ("length", "Home", {"d_model": 1024, "position": 7, "length": 8, "base": 1e6}),
+                        ("length", "ArrowRight", {"d_model": 1024, "position": 7, "length": 16, "base": 1e6})],
                        sinusoidal_error),
 }
 

@@ -237,12 +237,24 @@ def test_the_bundles_table_is_the_courses(tmp_path):
     assert error < 1e-6
 
 
+def test_the_turned_rows_stay_on_the_formula(tmp_path):
+    """The bundle computes the first row from the formula and turns each next row by omega_i; after a
+    thousand turns it is still within 1e-12 of sin(p omega_i) and cos(p omega_i) in double precision
+    (numpy's, computed here), at the sliders' largest table and at the extreme bases."""
+    for n, d, b in [(1024, 1024, 10000.0), (1024, 64, 1e6), (1024, 2, 10.0)]:
+        table = np.asarray(run_script(ESM, f"Array.from(m.sinusoidalTable({n}, {d}, {b!r}))", tmp_path)).reshape(n, d)
+        angles = np.arange(n)[:, None] * b ** (-2.0 * np.arange(d // 2) / d)[None, :]
+        assert np.abs(table[:, 0::2] - np.sin(angles)).max() < 1e-12
+        assert np.abs(table[:, 1::2] - np.cos(angles)).max() < 1e-12
+
+
 # mistakes planted in the minified bundle (its names are esbuild's: [\w$]+)
 MISTAKES = {
     "sin and cos swapped": (r"(\[[\w$]+\+2\*[\w$]+\]=Math\.)sin\(", r"\1cos("),
-    "exponent -i/d": (r"(=Math\.pow\([\w$]+,)-2\*([\w$]+/[\w$]+\);let)", r"\1-\2"),
-    "positions from 1": (r"let ([\w$]+)=([\w$]+)\*([\w$]+\[[\w$]+\]);([\w$]+\[[\w$]+\+2\*)",
-                         r"let \1=(\2+1)*\3;\4"),
+    "exponent -i/d": (r"(=Math\.pow\([\w$]+,)-2\*([\w$]+/[\w$]+\);[\w$]+\[)", r"\1-\2"),
+    "positions from 1": (r"let ([\w$]+)=([\w$]+)\*([\w$]+);([\w$]+\[[\w$]+\+2\*)", r"let \1=(\2+1)*\3;\4"),
+    # each row after the first turns the row before: sin(a + w) = sin a cos w + cos a sin w, here with a minus
+    "turned the wrong way": (r"(\]=[\w$]+\*[\w$]+\[[\w$]+/2\])\+([\w$]+\*[\w$]+\[[\w$]+/2\],)", r"\1-\2"),
 }
 
 
