@@ -208,26 +208,32 @@ function colourIndex(value) {
   return Math.min(255, Math.max(0, Math.floor(((value - BIAS_FLOOR) / -BIAS_FLOOR) * 256)));
 }
 
+let heatImage = null; // one canvas, kept from draw to draw and resized when the length changes
+
 function heatmap(ctx, box, bias) {
   const n = bias.length;
-  const image = document.createElement("canvas");
-  image.width = n;
-  image.height = n;
-  const pixels = image.getContext("2d").createImageData(n, n);
+  if (!heatImage) heatImage = document.createElement("canvas");
+  if (heatImage.width !== n || heatImage.height !== n) {
+    heatImage.width = n;
+    heatImage.height = n;
+  }
+  const image = heatImage.getContext("2d");
+  const pixels = image.createImageData(n, n);
+  const data = pixels.data; // read once: each read of an ImageData's data is a call into the browser
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
-      const [r, g, b] = LUT[colourIndex(bias[i][j])];
+      const colour = LUT[colourIndex(bias[i][j])];
       const at = 4 * (i * n + j);
-      pixels.data[at] = r;
-      pixels.data[at + 1] = g;
-      pixels.data[at + 2] = b;
-      pixels.data[at + 3] = 255; // above the diagonal stays blank: future keys are masked
+      data[at] = colour[0];
+      data[at + 1] = colour[1];
+      data[at + 2] = colour[2];
+      data[at + 3] = 255; // above the diagonal stays blank: future keys are masked
     }
   }
-  image.getContext("2d").putImageData(pixels, 0, 0);
+  image.putImageData(pixels, 0, 0);
   ctx.save();
   ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(image, box.x, box.y, box.w, box.h);
+  ctx.drawImage(heatImage, box.x, box.y, box.w, box.h);
   ctx.restore();
 }
 
