@@ -149,7 +149,9 @@ function colourBar() {
 // base, so a longer length adds rows, a shorter one shows fewer, and a new position computes none; the
 // buffers grow, never shrink, and are reused when the base moves: a step allocates no new table (a new
 // buffer to fill, and later to collect, costs the browser more than the rows themselves).
-let kept = null; // {d_model, base, rows (rows computed), table (Float64Array), pixels (ImageData d_model wide), image}
+// One per explorer on the page (keyed by its canvas): {d_model, base, rows (rows computed), table
+// (Float64Array), pixels (ImageData d_model wide), image}
+const keptFor = new WeakMap();
 
 // the same entries packed as one 32-bit RGBA pixel each (in the machine's byte order, as ImageData holds them)
 const LUT_RGBA = (() => {
@@ -169,8 +171,11 @@ function colourRows(table, pixels, from, to) {
   }
 }
 
-function tableFor({ d_model: d, length, base }) {
-  if (!kept) kept = { image: document.createElement("canvas"), table: new Float64Array(0), pixels: null };
+function tableFor({ d_model: d, length, base }, canvas) {
+  if (!keptFor.has(canvas)) {
+    keptFor.set(canvas, { image: document.createElement("canvas"), table: new Float64Array(0), pixels: null });
+  }
+  const kept = keptFor.get(canvas);
   const image = kept.image;
   // the tests read it back; a canvas kept on the CPU side is also cheaper to redraw from after a change
   const ctx = image.getContext("2d", { willReadFrequently: true });
@@ -255,7 +260,7 @@ function title(ctx, long, short, x, y, room, width) {
 }
 
 function draw(ctx, v, size) {
-  const { table, image } = tableFor(v);
+  const { table, image } = tableFor(v, ctx.canvas);
   const { d_model: d, position, length, base } = v;
   const entries = [
     { colour: COLOURS.blue, label: "sin (dims 0, 2, 4, \u2026)" },

@@ -105,3 +105,45 @@ def test_in_jupyterlab_the_lessons_explorer_is_a_live_widget(lab, browser, noteb
     finally:
         page.close()
         shut_down_kernels(lab)
+
+
+
+def test_two_sinusoidal_explorers_sharing_one_module_keep_their_own_tables(browser, tmp_path):
+    """Lesson 04's explorer keeps its table from step to step, one per explorer. Two explorers mounted from
+    one instance of the bundle (as a page that loads the module once shows them), at other sizes and bases:
+    a step of either leaves the other's table and heatmap as they were, both H.sinusoidal's."""
+    import json
+
+    from helpers.explorers.browser.base import bundle_source
+
+    from .explorer_page import drawn, table_problems
+
+    starts = [{"d_model": 64, "position": 3, "length": 40, "base": 10000.0},
+              {"d_model": 128, "position": 20, "length": 128, "base": 500.0}]
+    page_path = tmp_path / "two.html"
+    page_path.write_text(
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>two</title></head><body>"
+        "<div id='a'></div><div id='b'></div><script type='module'>\n"
+        f"const source = {json.dumps(bundle_source('l04_sinusoidal'))};\n"
+        f"const starts = {json.dumps(starts)};\n"
+        "const m = await import(URL.createObjectURL(new Blob([source], {type: 'text/javascript'})));\n"
+        "['a', 'b'].forEach((id, k) =>\n"
+        "  m.default.render({model: m.stubModel(starts[k]), el: document.getElementById(id)}));\n"
+        "</script></body></html>", encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    try:
+        page.goto(page_path.as_uri())
+        page.wait_for_function("() => [...document.querySelectorAll('.pe-explorer')].length === 2 && "
+                               "[...document.querySelectorAll('.pe-explorer')].every(r => r.dataset.draws >= '1')",
+                               timeout=20000)
+        first, second = page.locator(".pe-explorer").nth(0), page.locator(".pe-explorer").nth(1)
+        for root, slider in [(second, "base"), (first, "length"), (second, "length"), (first, "base")]:
+            before = int(root.get_attribute("data-draws"))
+            root.locator(f"input[name={slider}]").press("ArrowRight")
+            page.wait_for_function("([r, n]) => Number(r.dataset.draws) > n", arg=[root.element_handle(), before])
+            pictures = [drawn(first), drawn(second)]
+            assert [int(p["d_model"]) for p in pictures] == [64, 128]
+            for picture in pictures:
+                assert table_problems(picture) == [], (slider, picture["d_model"], picture["length"])
+    finally:
+        page.close()
