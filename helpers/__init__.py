@@ -229,7 +229,7 @@ from .training import SHORT_CONTEXT, ShortContext, loss_by_position, train, trai
 # named `helpers`; the version (its one home: pyproject.toml and tools/release.py read it here) is the
 # release the cell compares with the one it was made with.
 __course__ = "pe-course-helpers"
-__version__ = "0.10.3"
+__version__ = "0.10.4"
 
 
 def _public_names() -> list[str]:
